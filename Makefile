@@ -1,0 +1,43 @@
+# Quick start: `make demo` runs the main job on the embedded default, `make test` runs the suite.
+# Both create a local virtual environment in .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv demo test test-all lint format bench clean
+
+venv: $(STAMP)
+
+# torch==2.13.0 is installed first: on this machine it is a CPU wheel already on disk, and it
+# satisfies the package's `torch>=2.2` so pip pulls no CUDA build. A user with a GPU installs
+# the CUDA build of their choice into the venv before `pip install -e .`.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet "torch==2.13.0" || $(BIN)/pip install --quiet "torch>=2.2"
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+demo: venv
+	$(BIN)/fltheory chain --preset ca-fed
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: lint
+	$(BIN)/python -m pytest -n 2 -m "not slow" -q
+
+test-all: lint
+	$(BIN)/python -m pytest -n 2 -q
+
+bench: venv
+	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

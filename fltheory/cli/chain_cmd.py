@@ -1,0 +1,160 @@
+"""``fltheory chain``: λ(P), C_P, T_P and friends for an availability chain."""
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from fltheory.cli.app import app
+from fltheory.cli.output import console, emit_json, warn
+from fltheory.errors import InputError
+
+PRESETS = ("ca-fed",)
+
+
+def _chain_from_options(
+    clients: list[str],
+    clients_file: Path | None,
+    matrix: Path | None,
+    states: Path | None,
+    preset: str | None,
+    population: dict[str, Any],
+    exact: bool,
+):
+    """Build the chain object named by exactly one of the source options."""
+    from fltheory.markov.io import parse_client_spec, read_matrix, read_state_clients
+
+    sources = [
+        name
+        for name, given in (
+            ("--client", bool(clients)),
+            ("--clients-file", clients_file is not None),
+            ("--matrix", matrix is not None),
+            ("--preset", preset is not None),
+        )
+        if given
+    ]
+    if len(sources) != 1:
+        named = ", ".join(sources) if sources else "none"
+        raise InputError(
+            "give exactly one chain source: --client, --clients-file, --matrix or --preset "
+            f"(got {named})"
+        )
+    if states is not None and matrix is None:
+        raise InputError("--states only applies to --matrix")
+    if exact and matrix is None:
+        raise InputError("--exact applies to --matrix chains (two-state chains are closed-form)")
+    if matrix is not None:
+        from fltheory.markov.chain import MarkovChain
+
+        spec = read_matrix(matrix)
+        state_clients = read_state_clients(states) if states is not None else spec.state_clients
+        if exact:
+            return MarkovChain.from_rational(spec.entries, state_clients=state_clients)
+        return MarkovChain(spec.matrix, state_clients=state_clients)
+
+    from fltheory.markov.product import ProductChain
+
+    if preset is not None:
+        if preset not in PRESETS:
+            raise InputError(f"unknown preset '{preset}' (choose from: {', '.join(PRESETS)})")
+        from fltheory.markov.population import ca_fed_population
+
+        return ca_fed_population(**population).chain()
+    if clients_file is not None:
+        from fltheory.markov.population import load_clients_csv
+
+        pi, lam2 = load_clients_csv(clients_file)
+        return ProductChain(pi, lam2)
+    pairs = [parse_client_spec(c) for c in clients]
+    return ProductChain([p for p, _ in pairs], [lam for _, lam in pairs])
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    table = Table(title="Availability chain (CA-Fed ToN, Lemma 16 / Appendix F)")
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    table.add_column("meaning")
+    n_states = report.get("n_states")
+    if n_states is None and report.get("log_n_states") is not None:
+        n_states = f"e^{report['log_n_states']:.6g}"
+    rows = [
+        ("method", report.get("method"), "exact (sympy), dense (numpy) or structured"),
+        ("clients N", report.get("n_clients"), ""),
+        ("states M", n_states, ""),
+        ("slem λ̄₂(P)", report.get("slem"), "second largest eigenvalue modulus (229)"),
+        ("λ(P)", report.get("lambda"), "(λ̄₂ + 1)/2 (229)"),
+        ("relaxation time", report.get("relaxation_time"), "1/(1 − λ̄₂)"),
+        ("C_P", report.get("C_P"), "eq. 156 with optimally block-scaled U"),
+        ("ln C_P", report.get("log_C_P"), ""),
+        ("T_P", report.get("T_P"), "eq. 157"),
+        ("T_P safe", report.get("T_P_safe"), "eq. 157 with ln(2nᵢ/(r·λ̄₂))"),
+    ]
+    optional = [
+        ("T entrywise", "T_entrywise", "exact start of the proof's entrywise bound"),
+        ("empirical C_P", "empirical_C_P", "sup_{t≥T_P} E(t)/λ(P)ᵗ"),
+        ("hitting time", "hitting_time", "max_k 1/((1 − λ_k) π_k), Sec. V-B(d)"),
+    ]
+    rows += [(label, report[key], note) for label, key, note in optional if key in report]
+    bounds = report.get("mixing_time_bounds")
+    if isinstance(bounds, dict):
+        lo, hi = bounds.get("lower"), bounds.get("upper")
+        rows.append(("t_mix(ε) bounds", f"[{_fmt(lo)}, {_fmt(hi)}]", f"ε = {bounds.get('eps')}"))
+    for label, value, note in rows:
+        table.add_row(label, _fmt(value), note)
+    out = console()
+    out.print(table)
+    pis = report.get("client_availability")
+    if pis is not None and len(pis) > 0:
+        out.print(
+            f"client availability π_k: min {min(pis):.4g}, max {max(pis):.4g}, "
+            f"mean {sum(pis) / len(pis):.4g} over {len(pis)} clients"
+        )
+    for message in report.get("warnings") or []:
+        warn(message)
+
+
+@app.command("chain")
+def chain_command(
+    client: Annotated[
+        list[str] | None,
+        typer.Option("--client", help="A two-state client as PI:LAMBDA2 (repeatable)."),
+    ] = None,
+    clients_file: Annotated[
+        Path | None, typer.Option(help="CSV with columns pi,lambda2 (one client a row).")
+    ] = None,
+    matrix: Annotated[
+        Path | None, typer.Option(help="Transition matrix (.csv, .npy or .json).")
+    ] = None,
+    states: Annotated[
+        Path | None, typer.Option(help="State→clients map for --matrix (.csv/.npy 0/1, .json).")
+    ] = None,
+    preset: Annotated[str | None, typer.Option(help="Named population: ca-fed.")] = None,
+    n: Annotated[int, typer.Option(help="Preset: number of clients N.")] = 100,
+    g: Annotated[float, typer.Option(help="Preset: availability gap, π = ½ ± g.")] = 0.4,
+    nu: Annotated[float, typer.Option(help="Preset: λ₂ of correlated clients.")] = 0.9,
+    eps: Annotated[float, typer.Option(help="Preset: std of λ₂ of weakly correlated.")] = 1e-2,
+    seed: Annotated[int, typer.Option(help="Preset: seed for the λ₂ draws and split.")] = 0,
+    split: Annotated[str, typer.Option(help="Preset: 'blocks' or 'random'.")] = "blocks",
+    exact: Annotated[bool, typer.Option(help="Force the exact (sympy) Jordan path.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Spectral constants of an availability chain: λ̄₂, λ(P), C_P, T_P (Lemma 16)."""
+    population = {"n": n, "g": g, "nu": nu, "eps": eps, "seed": seed, "split": split}
+    chain = _chain_from_options(
+        client or [], clients_file, matrix, states, preset, population, exact
+    )
+    report = chain.report(exact=True) if exact else chain.report()
+    if json_out:
+        emit_json(report)
+    else:
+        _print_report(report)

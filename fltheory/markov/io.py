@@ -1,0 +1,132 @@
+"""Reading chains from files and command-line specs (thin shell over the chain classes).
+
+Formats for a transition matrix:
+
+* ``.csv``: M rows of M entries, no header; entries are decimals (``0.25``) or fractions
+  (``1/3``), kept as text so the exact path reads them as rationals.
+* ``.npy``: an M×M float array.
+* ``.json``: ``{"P": [[...], ...], "state_clients": [[0, 2], [1], [], ...]}``; entries are numbers
+  or fraction strings; ``state_clients`` (optional) lists the clients active in each state.
+
+A state→clients map may also come from its own file (``.csv``/``.npy``: an M×N 0/1 matrix, or
+``.json``: a list of client-index lists).
+"""
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from fltheory.errors import InputError
+
+
+@dataclass(frozen=True)
+class MatrixSpec:
+    """A transition matrix as floats and as the text it was written in, plus a state map."""
+
+    matrix: np.ndarray
+    entries: list[list[str]]
+    state_clients: list[list[int]] | None
+
+
+def _parse_entry(text: str, where: str) -> float:
+    try:
+        return float(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{where}: '{text}' is not a number or fraction") from None
+
+
+def _square(rows: list[list[str]], path: Path) -> MatrixSpec:
+    m = len(rows)
+    if m == 0:
+        raise InputError(f"{path}: the transition matrix is empty")
+    for i, row in enumerate(rows):
+        if len(row) != m:
+            raise InputError(f"{path}: row {i} has {len(row)} entries, expected {m} (square)")
+    values = np.array(
+        [[_parse_entry(x, f"{path} row {i}") for x in row] for i, row in enumerate(rows)]
+    )
+    return MatrixSpec(values, rows, None)
+
+
+def _read_text_rows(path: Path) -> list[list[str]]:
+    lines = [ln.strip() for ln in path.read_text().splitlines()]
+    return [[x.strip() for x in ln.split(",")] for ln in lines if ln and not ln.startswith("#")]
+
+
+def _client_lists_from_indicator(indicator: np.ndarray, path: Path) -> list[list[int]]:
+    if indicator.ndim != 2 or not np.isin(indicator, (0, 1)).all():
+        raise InputError(f"{path}: a state→clients matrix must be 2-D with 0/1 entries")
+    return [np.flatnonzero(row).tolist() for row in indicator]
+
+
+def _client_lists_from_json(raw: object, path: Path) -> list[list[int]]:
+    if not isinstance(raw, list) or not all(isinstance(s, list) for s in raw):
+        raise InputError(f"{path}: state_clients must be a list of client-index lists")
+    try:
+        return [[int(k) for k in s] for s in raw]
+    except (TypeError, ValueError):
+        raise InputError(f"{path}: state_clients entries must be integers") from None
+
+
+def read_state_clients(path: str | Path) -> list[list[int]]:
+    """Read a state→clients map (see module docstring for formats)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"state map file not found: {path}")
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return _client_lists_from_json(json.loads(path.read_text()), path)
+    if suffix == ".npy":
+        return _client_lists_from_indicator(np.load(path), path)
+    if suffix == ".csv":
+        rows = _read_text_rows(path)
+        try:
+            indicator = np.array([[int(x) for x in row] for row in rows])
+        except ValueError:
+            raise InputError(f"{path}: state→clients CSV must hold 0/1 integers") from None
+        return _client_lists_from_indicator(indicator, path)
+    raise InputError(f"{path}: unknown state map format '{suffix}' (use .csv, .npy or .json)")
+
+
+def read_matrix(path: str | Path) -> MatrixSpec:
+    """Read a transition matrix file (and the state map a JSON file may carry)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"matrix file not found: {path}")
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return _square(_read_text_rows(path), path)
+    if suffix == ".npy":
+        array = np.load(path)
+        if array.ndim != 2:
+            raise InputError(f"{path}: expected a 2-D array, got shape {array.shape}")
+        return _square([[repr(float(x)) for x in row] for row in array], path)
+    if suffix == ".json":
+        try:
+            raw = json.loads(path.read_text())
+        except json.JSONDecodeError as err:
+            raise InputError(f"{path}: invalid JSON ({err.msg} at line {err.lineno})") from None
+        if isinstance(raw, list):
+            raw = {"P": raw}
+        if not isinstance(raw, dict) or "P" not in raw:
+            raise InputError(f"{path}: expected an object with key 'P' (the transition matrix)")
+        rows = raw["P"]
+        if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+            raise InputError(f"{path}: 'P' must be a list of rows")
+        spec = _square([[str(x) for x in r] for r in rows], path)
+        states = raw.get("state_clients")
+        clients = None if states is None else _client_lists_from_json(states, path)
+        return MatrixSpec(spec.matrix, spec.entries, clients)
+    raise InputError(f"{path}: unknown matrix format '{suffix}' (use .csv, .npy or .json)")
+
+
+def parse_client_spec(spec: str) -> tuple[float, float]:
+    """Parse ``PI:LAMBDA2`` (e.g. ``0.9:0.5``) into floats."""
+    parts = spec.split(":")
+    if len(parts) != 2:
+        raise InputError(f"--client '{spec}': expected PI:LAMBDA2, e.g. 0.9:0.5")
+    pi, lam2 = (_parse_entry(p, f"--client '{spec}'") for p in parts)
+    return pi, lam2
