@@ -6,7 +6,6 @@ line on stderr with exit status 2; no traceback.
 
 import sys
 
-import click
 import typer
 
 from fltheory.errors import FLTheoryError
@@ -20,9 +19,20 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _root() -> None:
+    """Exact constants, bounds and limits for FL under correlated client availability."""
+
+
 def _register_commands() -> None:
     # Imported for their side effect of adding commands to ``app``.
-    from fltheory.cli import chain_cmd  # noqa: F401
+    from fltheory.cli import (
+        bound_cmd,  # noqa: F401
+        chain_cmd,  # noqa: F401
+        limit_cmd,  # noqa: F401
+        optimize_cmd,  # noqa: F401
+        simulate_cmd,  # noqa: F401
+    )
 
 
 def _fail(message: str) -> int:
@@ -35,11 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     _register_commands()
     try:
         app(args=argv, standalone_mode=False)
-    except click.exceptions.Exit as stop:
+    except typer.Exit as stop:
         status = stop.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         status = _fail("aborted")
-    except click.ClickException as err:  # usage errors: unknown option, bad value, ...
+    except typer.TyperException as err:  # usage errors: unknown option, bad value, ...
         status = _fail(err.format_message())
     except FLTheoryError as err:
         status = _fail(str(err))
@@ -50,7 +60,3 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         sys.exit(status)
     return status
-
-
-if __name__ == "__main__":
-    main()

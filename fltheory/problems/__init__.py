@@ -1,0 +1,1 @@
+"""Problems with exact answers (quadratics), constant tables and problem files."""

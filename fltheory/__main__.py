@@ -1,0 +1,5 @@
+"""``python -m fltheory`` runs the CLI."""
+
+from fltheory.cli.app import main
+
+main()

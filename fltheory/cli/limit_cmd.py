@@ -1,0 +1,214 @@
+"""``fltheory limit``: where FedAvg-type aggregation converges (in expectation) on quadratics.
+
+Clients hold F_k = ½‖x − u_k‖² (FedPBC paper eq. 2); the limit is lim E[x_t] (equivalently the
+long-run time average of one run), not a limit of the iterate itself.
+
+Availability — exactly one of:
+
+* ``--p``: independent Bernoulli links (FedPBC Section III). A comma list (fractions allowed,
+  ``0.1,1/3``), or a file: ``.npy``, or text with one number per line.
+* ``--chain FILE``: any finite Markov chain (format of ``fltheory.markov.io.read_matrix``); its
+  state→clients map comes from the JSON's ``state_clients`` or from ``--states FILE``.
+* ``--chain-clients PI:LAMBDA2,...``: independent two-state clients (CA-Fed ToN eq. 236), one
+  pair per client in the order of the rows of u.
+
+Aggregation: FedAvg (Algorithm 1) unless ``--q`` is given; with ``--q`` the server applies
+x ← x + η̄ Σ_{k∈A} q_k Δ_k (CA-Fed eq. 3), or with ``--normalise`` q_k/Σ_{j∈A} q_j. The local
+update is s = ``--local-steps`` exact gradient steps of size η = ``--lr``.
+
+The optimum is the plain mean of the u_k (eq. 2) unless ``--alpha`` gives target importances
+(CA-Fed eq. 1); the JSON key ``optimum_kind`` says which.
+"""
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from fltheory.cli.app import app
+from fltheory.cli.output import console, emit_json, warn
+from fltheory.errors import InputError
+
+
+def _parse_number(text: str, what: str) -> float:
+    try:
+        return float(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{what}: '{text.strip()}' is not a number") from None
+
+
+def read_vector(spec: str, what: str) -> np.ndarray:
+    """A vector from a comma list, a .npy file, or a text file with one number per line."""
+    path = Path(spec)
+    if path.is_file():
+        if path.suffix.lower() == ".npy":
+            arr = np.load(path)
+            if arr.ndim != 1:
+                raise InputError(f"{what}: {path} must hold a 1-D array, got shape {arr.shape}")
+            return arr.astype(float)
+        lines = [ln.split("#")[0].strip() for ln in path.read_text().splitlines()]
+        return np.array([_parse_number(ln, f"{what} ({path})") for ln in lines if ln])
+    where = f"{what} (not a file, read as a list)"
+    values = np.array([_parse_number(x, where) for x in spec.split(",") if x.strip()])
+    if values.size == 0:
+        raise InputError(f"{what}: empty list")
+    return values
+
+
+def read_points(path: Path) -> np.ndarray:
+    """The client optima u: an N×d matrix from .npy or CSV (one row per client)."""
+    if not path.is_file():
+        raise InputError(f"--u file not found: {path}")
+    if path.suffix.lower() == ".npy":
+        arr = np.load(path)
+    else:
+        try:
+            arr = np.loadtxt(path, delimiter=",", ndmin=2, comments="#")
+        except ValueError as err:
+            raise InputError(f"--u {path}: not a numeric CSV ({err})") from None
+    arr = np.asarray(arr, dtype=float)
+    return arr[:, None] if arr.ndim == 1 else arr
+
+
+def _state_matrix(lists: list[list[int]], n_clients: int) -> np.ndarray:
+    active = np.zeros((len(lists), n_clients), dtype=np.int8)
+    for a, clients in enumerate(lists):
+        for k in clients:
+            if not 0 <= k < n_clients:
+                raise InputError(f"state {a} names client {k}, but u has {n_clients} rows")
+            active[a, k] = 1
+    return active
+
+
+def _compute(options: dict[str, Any]) -> dict[str, Any]:
+    from fltheory.limits.aggregation import Aggregation, bernoulli_limit
+    from fltheory.limits.local import local_gain
+    from fltheory.limits.markov import markov_limit, product_markov_limit
+
+    u = read_points(options["u"])
+    n = u.shape[0]
+    sources = [k for k in ("p", "chain", "chain_clients") if options[k] is not None]
+    if len(sources) != 1:
+        named = ", ".join(f"--{s.replace('_', '-')}" for s in sources) or "none"
+        raise InputError(f"give exactly one of --p, --chain, --chain-clients (got {named})")
+    if options["states"] is not None and options["chain"] is None:
+        raise InputError("--states only applies to --chain")
+    q = None if options["q"] is None else read_vector(options["q"], "--q")
+    normalise = options["normalise"] if options["normalise"] is not None else q is None
+    aggregation = Aggregation(q=q, normalised=normalise, server_lr=options["server_lr"])
+    kwargs = {"lr": options["lr"], "local_steps": options["local_steps"]}
+    if options["p"] is not None:
+        probs = read_vector(options["p"], "--p")
+        if probs.size != n:
+            raise InputError(f"--p has {probs.size} entries, but u has {n} rows (one per client)")
+        result = bernoulli_limit(probs, u, aggregation, **kwargs)
+    elif options["chain"] is not None:
+        from fltheory.markov.io import read_matrix, read_state_clients
+
+        spec = read_matrix(options["chain"])
+        lists = spec.state_clients
+        if options["states"] is not None:
+            lists = read_state_clients(options["states"])
+        if lists is None:
+            raise InputError("--chain needs a state→clients map (JSON 'state_clients' or --states)")
+        result = markov_limit(spec.matrix, _state_matrix(lists, n), u, aggregation, **kwargs)
+    else:
+        from fltheory.markov.io import parse_client_spec
+
+        pairs = [parse_client_spec(c) for c in options["chain_clients"].split(",") if c.strip()]
+        if len(pairs) != n:
+            raise InputError(f"--chain-clients lists {len(pairs)} clients, but u has {n} rows")
+        pi, lam2 = (np.array(v) for v in zip(*pairs, strict=True))
+        result = product_markov_limit(pi, lam2, u, aggregation, **kwargs)
+    if options["alpha"] is None:
+        alpha, kind = np.full(n, 1.0 / n), "uniform mean of u_k (FedPBC eq. 2)"
+    else:
+        alpha = read_vector(options["alpha"], "--alpha")
+        if alpha.shape != (n,) or np.any(alpha < 0.0) or alpha.sum() <= 0.0:
+            raise InputError(f"--alpha must hold {n} non-negative numbers, not all zero")
+        alpha, kind = alpha / alpha.sum(), "alpha-weighted mean of u_k (CA-Fed eq. 1)"
+    optimum = alpha @ u
+    distance = result.distance(optimum)
+    mse = result.stationary_mse
+    return {
+        "limit": result.limit,
+        "weights": result.weights,
+        "optimum": optimum,
+        "optimum_kind": kind,
+        "distance": distance,
+        "method": result.method,
+        "rate": result.rate,
+        "weights_error_bound": result.error_bound,
+        "local_gain": local_gain(options["lr"], options["local_steps"]).item(),
+        "stationary_mse": mse,
+        "expected_sq_distance": None if mse is None else mse + distance**2,
+        "note": result.note,
+    }
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    table = Table(title=escape("lim E[x_t] on F_k = ½‖x − u_k‖² (FedPBC Prop. 1 and extensions)"))
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    vec = lambda v: ", ".join(f"{x:.6g}" for x in v)  # noqa: E731
+    rows = [
+        ("method", report["method"]),
+        ("limit", vec(report["limit"])),
+        ("optimum", f"{vec(report['optimum'])}  [{report['optimum_kind']}]"),
+        ("distance ‖limit − x*‖", f"{report['distance']:.6g}"),
+        ("rate of E[x_t]", f"{report['rate']:.6g}"),
+        ("local gain γ = 1 − (1 − η)^s", f"{report['local_gain']:.6g}"),
+    ]
+    if report["stationary_mse"] is not None:
+        rows.append(("E‖x − limit‖² (stationary)", f"{report['stationary_mse']:.6g}"))
+        rows.append(("E‖x − x*‖² (stationary)", f"{report['expected_sq_distance']:.6g}"))
+    for label, value in rows:
+        table.add_row(escape(label), escape(value))
+    out = console()
+    out.print(table)
+    w = report["weights"]
+    out.print(f"weights w_k: min {w.min():.6g}, max {w.max():.6g} over {w.size} clients")
+    if report["note"]:
+        warn(report["note"])
+
+
+@app.command("limit")
+def limit_command(
+    u: Annotated[Path, typer.Option("--u", help="Client optima u_k: N×d .npy or CSV.")],
+    p: Annotated[str | None, typer.Option("--p", help="Link probabilities (list or file).")] = None,
+    chain: Annotated[Path | None, typer.Option(help="Markov chain file (.csv/.npy/.json).")] = None,
+    states: Annotated[Path | None, typer.Option(help="State→clients map for --chain.")] = None,
+    chain_clients: Annotated[
+        str | None, typer.Option(help="Two-state clients PI:LAMBDA2,... (one per row of u).")
+    ] = None,
+    q: Annotated[str | None, typer.Option(help="Aggregation weights q_k (list or file).")] = None,
+    normalise: Annotated[
+        bool | None,
+        typer.Option(
+            "--normalise/--no-normalise", help="Renormalise q over the active set each round."
+        ),
+    ] = None,
+    server_lr: Annotated[float, typer.Option(help="Server learning rate η̄ (CA-Fed eq. 3).")] = 1.0,
+    local_steps: Annotated[int, typer.Option(help="Local gradient steps s.")] = 1,
+    lr: Annotated[float, typer.Option(help="Local learning rate η in (0, 2).")] = 0.1,
+    alpha: Annotated[
+        str | None, typer.Option(help="Target importances α_k for the optimum (list or file).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Expected limit of FedAvg-type aggregation and its distance to the optimum."""
+    report = _compute(
+        {
+            "u": u, "p": p, "chain": chain, "states": states, "chain_clients": chain_clients,
+            "q": q, "normalise": normalise, "server_lr": server_lr, "local_steps": local_steps,
+            "lr": lr, "alpha": alpha,
+        }
+    )  # fmt: skip
+    if json_out:
+        emit_json(report)
+    else:
+        _print_report(report)

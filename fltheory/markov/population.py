@@ -1,0 +1,142 @@
+"""The paper's client population (CA-Fed ToN Section V-A(a)) and per-client CSV input.
+
+N clients fall into two equal classes, "more available" (π = ½ + g) and "less available"
+(π = ½ − g); each class splits into "correlated" (λ₂ = ν) and "weakly correlated"
+(λ₂ ~ N(0, ε²)) halves. The paper uses N = 100, g = 0.4, ν = 0.9, ε = 10⁻².
+"""
+
+import csv
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from fltheory.errors import InputError
+from fltheory.markov.product import ProductChain
+from fltheory.markov.two_state import check_two_state, first_violation
+from fltheory.rng import generator
+
+#: Group names, indexed by ``Population.labels``; also the "blocks" order of clients.
+GROUP_NAMES = (
+    "more available, correlated",
+    "more available, weakly correlated",
+    "less available, correlated",
+    "less available, weakly correlated",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Population:
+    """Per-client π and λ₂ with group labels (indices into ``group_names``)."""
+
+    pi: np.ndarray
+    lam2: np.ndarray
+    labels: np.ndarray
+    group_names: tuple[str, ...] = GROUP_NAMES
+
+    @property
+    def n_clients(self) -> int:
+        return int(self.pi.size)
+
+    @property
+    def more_available(self) -> np.ndarray:
+        """True for the π = ½ + g class (groups 0, 1)."""
+        return self.labels <= 1
+
+    @property
+    def correlated(self) -> np.ndarray:
+        """True for the λ₂ = ν sub-classes (groups 0, 2)."""
+        return self.labels % 2 == 0
+
+    def chain(self) -> ProductChain:
+        """The product chain of independent clients (Section III-D)."""
+        return ProductChain(self.pi, self.lam2)
+
+
+def group_sizes(n: int) -> np.ndarray:
+    """Sizes of the four groups: n // 4 each, and the n mod 4 remaining clients go one each
+    to the first groups in ``GROUP_NAMES`` order (so the classes differ by at most one)."""
+    sizes = np.full(4, n // 4)
+    sizes[: n % 4] += 1
+    return sizes
+
+
+def ca_fed_population(
+    n: int = 100,
+    g: float = 0.4,
+    nu: float = 0.9,
+    eps: float = 1e-2,
+    seed: int = 0,
+    split: Literal["blocks", "random"] = "blocks",
+) -> Population:
+    """The Section V-A(a) population.
+
+    split="blocks": clients 0.. are ordered by group as in ``GROUP_NAMES`` (first quarter more
+    available and correlated, then more available weakly correlated, less available correlated,
+    less available weakly correlated). split="random": the same labels permuted by the stream
+    ``generator(seed, "population/split")``. Weakly correlated clients take N(0, ε²) draws from
+    ``generator(seed, "population/lambda2")`` in increasing client index.
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 4:
+        raise InputError(f"population size n must be an integer >= 4, got {n}")
+    if not (math.isfinite(g) and 0.0 < g < 0.5):
+        raise InputError(f"availability gap g must lie in (0, 1/2), got {g}")
+    if not (math.isfinite(eps) and eps >= 0.0):
+        raise InputError(f"weak-correlation scale eps must be finite and >= 0, got {eps}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise InputError(f"seed must be a non-negative integer, got {seed}")
+    if split not in ("blocks", "random"):
+        raise InputError(f"split must be 'blocks' or 'random', got {split!r}")
+    labels = np.repeat(np.arange(4), group_sizes(int(n)))
+    if split == "random":
+        labels = generator(seed, "population/split").permutation(labels)
+    pi = np.where(labels <= 1, 0.5 + g, 0.5 - g)
+    lam2 = np.full(labels.size, float(nu))
+    weak = labels % 2 == 1
+    lam2[weak] = generator(seed, "population/lambda2").normal(0.0, eps, size=int(weak.sum()))
+    pi, lam2 = check_two_state(pi, lam2)
+    return Population(pi=pi, lam2=lam2, labels=labels)
+
+
+def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    """(π, λ₂) from a CSV with header columns ``pi`` and ``lambda2`` (others are ignored).
+
+    Errors name the file line: a missing column, a value that is not a finite number, or an
+    inadmissible (π, λ₂) pair (see :func:`~fltheory.markov.two_state.check_two_state`).
+    """
+    path = Path(path)
+    try:
+        with path.open(newline="") as handle:
+            rows = list(csv.reader(handle))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise InputError(f"{path}: not a readable CSV file ({exc})") from None
+    if not rows:
+        raise InputError(f"{path}: empty file (expected a header with columns pi,lambda2)")
+    header = [name.strip() for name in rows[0]]
+    columns = {}
+    for name in ("pi", "lambda2"):
+        if name not in header:
+            raise InputError(f"{path}: missing column '{name}' (header: {','.join(header)})")
+        columns[name] = header.index(name)
+    records = [(line, row) for line, row in enumerate(rows[1:], start=2) if any(row)]
+    if not records:
+        raise InputError(f"{path}: no client rows after the header")
+    values = np.empty((len(records), 2))
+    for i, (line, row) in enumerate(records):
+        for j, name in enumerate(("pi", "lambda2")):
+            text = row[columns[name]].strip() if columns[name] < len(row) else ""
+            try:
+                values[i, j] = float(text)
+            except ValueError:
+                values[i, j] = math.nan
+            if not math.isfinite(values[i, j]):
+                raise InputError(f"{path} line {line}: {name}='{text}' is not a finite number")
+    found = first_violation(values[:, 0], values[:, 1])
+    if found is not None:
+        (i,), error, reason = found
+        raise error(f"{path} line {records[i][0]}: {reason}")
+    return values[:, 0].copy(), values[:, 1].copy()

@@ -1,0 +1,135 @@
+"""λ̄₂(P), λ(P), relaxation time and mixing-time bounds (CA-Fed ToN eqs. 228–229, Appendix F1).
+
+The eigenvalue 1 is *deflated*, not searched for among computed eigenvalues: with ρ the
+stationary distribution, the subspace ker(ρᵀ) = {x : ρᵀx = 0} is invariant under P
+(ρᵀPx = ρᵀx), complementary to the eigenvector 1, and carries every eigenvalue except 1. With
+Q an orthonormal basis of it, A = QᵀPQ ((M−1)×(M−1)) has exactly the non-unit spectrum, so
+λ̄₂ = max |eig(A)| (eq. 229: negative and complex eigenvalues count by modulus). This stays
+right when λ̄₂ → 1 (no eigenvalue has to be told apart from a neighbour at 1 − 1e-9) and when
+λ̄₂ = 0. Q is one Householder reflection H = I − 2uuᵀ with H(ρ/‖ρ‖) = −e₁, applied in O(M²);
+A is the trailing block of HPH.
+"""
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fltheory.errors import InputError, NumericalError
+from fltheory.markov.stationary import gth_stationary
+from fltheory.markov.validate import as_transition_matrix
+
+
+@dataclass(frozen=True)
+class Deflation:
+    """P in the basis [ρ/‖ρ‖, Q] where Q = H[:, 1:], H = I − 2uuᵀ (u a unit vector).
+
+    Attributes:
+        A: QᵀPQ, the (M−1)×(M−1) matrix carrying the non-unit spectrum of P.
+        u: the Householder unit vector.
+        rho: the stationary distribution used.
+        rank_one: True when all rows of P are identical (P = 1ρᵀ exactly); then A = 0 exactly.
+    """
+
+    A: np.ndarray
+    u: np.ndarray
+    rho: np.ndarray
+    rank_one: bool
+
+    def apply_Q(self, X: np.ndarray) -> np.ndarray:
+        """Q X for an (M−1)×k matrix X (an M×k result)."""
+        full = np.vstack([np.zeros((1, X.shape[1]), dtype=X.dtype), X])
+        return full - 2.0 * np.outer(self.u, self.u @ full)
+
+    def Qt_ones(self) -> np.ndarray:
+        """Qᵀ1, the coordinates of the all-ones vector in the basis Q."""
+        ones = np.ones_like(self.u)
+        return (ones - 2.0 * self.u * (self.u @ ones))[1:]
+
+
+def deflate(P: Any, rho: np.ndarray | None = None) -> Deflation:
+    """Build A = QᵀPQ for a validated chain (ρ by GTH when not given)."""
+    P = as_transition_matrix(P)
+    rho = gth_stationary(P) if rho is None else np.asarray(rho, dtype=np.float64)
+    M = P.shape[0]
+    x = rho / np.linalg.norm(rho)
+    u = x.copy()
+    u[0] += 1.0  # x₀ > 0, so no cancellation; H x = −e₁
+    u /= np.linalg.norm(u)
+    rank_one = bool(np.all(P == P[0]))
+    if rank_one:
+        return Deflation(np.zeros((M - 1, M - 1)), u, rho, True)
+    B = P - 2.0 * np.outer(u, u @ P)
+    HPH = B - 2.0 * np.outer(B @ u, u)
+    return Deflation(HPH[1:, 1:], u, rho, False)
+
+
+def nonunit_spectrum(P: Any, rho: np.ndarray | None = None) -> np.ndarray:
+    """The M−1 eigenvalues of P other than the (deflated) eigenvalue 1, complex, unsorted."""
+    d = deflate(P, rho)
+    if d.A.size == 0 or d.rank_one:
+        return np.zeros(d.A.shape[0], dtype=complex)
+    return np.linalg.eigvals(d.A).astype(complex)
+
+
+def slem_from_spectrum(nonunit: np.ndarray) -> float:
+    """λ̄₂ = max modulus of the non-unit eigenvalues (eq. 229); 0 for a one-state chain."""
+    value = float(np.max(np.abs(nonunit))) if nonunit.size else 0.0
+    if value >= 1.0:
+        raise NumericalError(
+            f"computed second largest eigenvalue modulus {value!r} is not below 1: the "
+            "spectral gap is below floating-point resolution; use the exact path"
+        )
+    return value
+
+
+def slem(P: Any, rho: np.ndarray | None = None) -> float:
+    """Second largest eigenvalue modulus λ̄₂(P) (eq. 229)."""
+    return slem_from_spectrum(nonunit_spectrum(P, rho))
+
+
+def lam(slem_value: float) -> float:
+    """λ(P) = (λ̄₂ + 1)/2 (eq. 229)."""
+    return (slem_value + 1.0) / 2.0
+
+
+def relaxation_time(slem_value: float) -> float:
+    """t_rel = 1/(1 − λ̄₂), the reciprocal of the absolute spectral gap (Appendix F1)."""
+    return 1.0 / (1.0 - slem_value)
+
+
+def is_reversible(P: np.ndarray, rho: np.ndarray, *, rtol: float = 1e-9) -> bool:
+    """Detailed balance ρ_i P_ij = ρ_j P_ji, up to ``rtol`` relative to the largest flow."""
+    flow = rho[:, None] * P
+    return bool(np.max(np.abs(flow - flow.T)) <= rtol * np.max(flow))
+
+
+@dataclass(frozen=True)
+class MixingTimeBounds:
+    """(t_rel − 1) ln(1/(2ε)) ≤ t_mix(ε) ≤ ln(1/(ε ρ_min)) t_rel (Appendix F1; [31] Thms 12.4–5).
+
+    The lower bound holds for every irreducible aperiodic chain (Levin–Peres Theorem 12.5,
+    applied to the eigenvalue of modulus λ̄₂); it is clipped at 0 (negative for ε > ½). The
+    upper bound is proven for *reversible* chains only (Levin–Peres Theorem 12.4);
+    ``reversible`` says whether it applies.
+    """
+
+    eps: float
+    lower: float
+    upper: float
+    reversible: bool
+
+
+def mixing_time_bounds(
+    slem_value: float, rho_min: float, *, eps: float = 0.25, reversible: bool = True
+) -> MixingTimeBounds:
+    """The Appendix F1 bounds on t_mix(ε) from λ̄₂ and ρ_min = min_a ρ_a."""
+    if not 0.0 < eps < 1.0:
+        raise InputError(f"eps must lie in (0, 1), got {eps}")
+    if not 0.0 < rho_min <= 1.0:
+        raise InputError(f"rho_min must lie in (0, 1], got {rho_min}")
+    t_rel = relaxation_time(slem_value)
+    lower = max(0.0, (t_rel - 1.0) * math.log(1.0 / (2.0 * eps)))
+    upper = math.log(1.0 / (eps * rho_min)) * t_rel
+    return MixingTimeBounds(eps=eps, lower=lower, upper=upper, reversible=reversible)

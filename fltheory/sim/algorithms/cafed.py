@@ -1,0 +1,163 @@
+"""CA-Fed, Correlation-Aware FL (CA-Fed ToN Algorithm 1, eqs. 16–20).
+
+Per round t, with losses F_k^(t) reported by the active clients:
+1. loss filter, eq. (17): F̂_k ← (1 − β)F̂_k + β F_k^(t) for k ∈ A_t. Before any client was
+   seen, the first active set initialises F̂ (clients not in it get the mean of its losses, as
+   in the authors' code). Note: the paper's experiments say "β = 0" in the authors' code
+   convention, where β weighs the OLD value; that is β = 1 here (F̂ = latest loss).
+2. F̂_k* = min_{s≤t} F̂_k^(s) (Section IV-B; ``fstar="running_min"``) or the true local minima
+   (``fstar="oracle"``, which the authors' code used); Γ̂' = max_k (F̂_k − F̂_k*), eq. (19).
+3. q = α/π̂ over all clients (line 5), then get() twice (lines 6–7): clients by decreasing λ̂
+   (Guideline B), then by increasing π̂ (Guideline A). get() tries setting q_k = 0 one client
+   at a time and keeps the change when ε̂ drops by at least τ, with eq. (20)
+   ε̂(q) = ⟨F̂ − F̂*, π̂ ⊙̃ q⟩ + 4κ̄²·d_TV²(α, π̂ ⊙̃ q)·Γ̂', (π ⊙̃ q)_k = π_k q_k / Σ_h π_h q_h.
+   A change that would leave no client with q > 0 is never made (the authors' code stops
+   there). Correlation is ranked by |λ̂₂|, i.e. by λ(P_k) = (|λ₂| + 1)/2 of eq. (229).
+4. the participants are the active clients with q_k > 0, aggregated with these q_k (line 12).
+
+With ``fstar="running_min"``, F̂ = F̂* (so ε̂ ≡ 0) at the first round, and the ties 0 − 0 ≥ τ = 0
+exclude everyone but one client then; this is the paper's text taken literally.
+"""
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from fltheory.sim.algorithms.base import Algorithm, RoundInput, State
+
+
+def filter_losses(
+    fhat: np.ndarray, seen: np.ndarray, mask: np.ndarray, losses: np.ndarray, beta: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Eq. (17) with the first-observation rule; returns (F̂, seen) for (R, N) / (R,) inputs."""
+    active_losses = np.where(mask, losses, 0.0)
+    count = mask.sum(axis=-1)
+    mean = active_losses.sum(axis=-1) / np.maximum(count, 1)
+    first = ~seen & (count > 0)
+    init = np.where(mask, active_losses, mean[:, None])
+    update = np.where(mask, (1.0 - beta) * fhat + beta * active_losses, fhat)
+    return np.where(first[:, None], init, update), seen | (count > 0)
+
+
+def biased_importance(q: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """π ⊙̃ q of eq. (20): p_k = π_k q_k / Σ_h π_h q_h (rows with Σ = 0 give zeros)."""
+    w = pi * q
+    total = w.sum(axis=-1, keepdims=True)
+    return np.divide(w, total, out=np.zeros_like(w), where=total > 0)
+
+
+def error_proxy(
+    q: np.ndarray,
+    alpha: np.ndarray,
+    gap: np.ndarray,
+    gamma: np.ndarray,
+    pi: np.ndarray,
+    kappa2: float,
+) -> np.ndarray:
+    """ε̂ of eq. (20) per row: ⟨F̂ − F̂*, p⟩ + 4κ̄² d_TV(α, p)² Γ̂', with p = π ⊙̃ q."""
+    p = biased_importance(q, pi)
+    tv = 0.5 * np.abs(alpha - p).sum(axis=-1)
+    return (gap * p).sum(axis=-1) + 4.0 * kappa2 * tv * tv * gamma
+
+
+def get_weights(
+    q: np.ndarray,
+    alpha: np.ndarray,
+    gap: np.ndarray,
+    gamma: np.ndarray,
+    pi: np.ndarray,
+    order: np.ndarray,
+    kappa2: float,
+    tau: float,
+) -> np.ndarray:
+    """The get() function of Algorithm 1 (lines 13–21), batched over rows.
+
+    ``order`` (R, N) lists the clients in the order they are tried. Each trial is evaluated
+    incrementally: with w = π ⊙ q, S = Σw and U = Σ(F̂ − F̂*)w, dropping k gives
+    ⟨F̂ − F̂*, p⟩ = (U − e_k w_k)/(S − w_k) and 2·d_TV = Σ_j |α_j − w_j/(S − w_k)| − |α_k − w_k/(S − w_k)| + α_k.
+    Trying a client whose weight is already 0 changes nothing and is skipped.
+    """
+    rows = np.arange(q.shape[0])
+    w = pi * q
+    total = w.sum(axis=-1)
+    inner = (gap * w).sum(axis=-1)
+    eps = error_proxy(q, alpha, gap, gamma, pi, kappa2)
+    dropped = np.zeros(q.shape, dtype=bool)
+    alive = (w > 0).sum(axis=-1)
+    for k in order.T:
+        wk = w[rows, k]
+        rest = total - wk
+        live = (wk > 0) & (alive > 1)
+        safe = np.where(live, rest, 1.0)
+        inner_k = inner - gap[rows, k] * wk
+        tv = 0.5 * (
+            np.abs(alpha - w / safe[:, None]).sum(axis=-1) - np.abs(alpha[k] - wk / safe) + alpha[k]
+        )
+        eps_k = inner_k / safe + 4.0 * kappa2 * tv * tv * gamma
+        keep = live & (eps - eps_k >= tau)
+        w[rows[keep], k[keep]] = 0.0
+        dropped[rows[keep], k[keep]] = True
+        alive = alive - keep
+        total = np.where(keep, rest, total)
+        inner = np.where(keep, inner_k, inner)
+        eps = np.where(keep, eps_k, eps)
+    return np.where(dropped, 0.0, q)
+
+
+def cafed_weights(
+    mask: np.ndarray,
+    alpha: np.ndarray,
+    pi: np.ndarray,
+    lam2: np.ndarray,
+    gap: np.ndarray,
+    kappa2: float,
+    tau: float,
+) -> np.ndarray:
+    """Lines 5–7 and 8 of Algorithm 1: q = α/π̂, two get() passes, restricted to A_t."""
+    gamma = gap.max(axis=-1)
+    q = np.broadcast_to(alpha / pi, mask.shape).copy()
+    by_corr = np.argsort(-np.abs(lam2), axis=-1, kind="stable")
+    q = get_weights(q, alpha, gap, gamma, pi, by_corr, kappa2, tau)
+    by_avail = np.argsort(pi, axis=-1, kind="stable")
+    q = get_weights(q, alpha, gap, gamma, pi, by_avail, kappa2, tau)
+    return np.where(mask, q, 0.0)
+
+
+@dataclass(frozen=True, eq=False)
+class CAFed(Algorithm):
+    """CA-Fed with bias weight ``kappa2`` (κ̄²), threshold ``tau``, filter ``beta``; ``fstar``
+    is None (running minimum of F̂) or the (N,) true local minima."""
+
+    kappa2: float = 1.0
+    tau: float = 0.0
+    beta: float = 1.0
+    fstar: np.ndarray | None = None
+    name: ClassVar[str] = "ca_fed"
+    needs_losses: ClassVar[bool] = True
+    needs_lam2: ClassVar[bool] = True
+
+    def init_state(self, reps, alpha, pi0):
+        zeros = np.zeros((reps, alpha.size))
+        return {"fhat": zeros, "fstar": zeros.copy(), "seen": np.zeros(reps, dtype=bool)}
+
+    def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:
+        fhat, seen = filter_losses(state["fhat"], state["seen"], inp.mask, inp.losses, self.beta)
+        if self.fstar is None:
+            fresh = seen & ~state["seen"]
+            fstar = np.where(fresh[:, None], fhat, np.minimum(state["fstar"], fhat))
+        else:
+            fstar = np.broadcast_to(self.fstar, fhat.shape)
+        q = cafed_weights(
+            inp.mask, inp.alpha, inp.pi, inp.lam2, fhat - fstar, self.kappa2, self.tau
+        )
+        return q, {"fhat": fhat, "fstar": fstar, "seen": seen}
+
+    def describe(self):
+        return {
+            "name": self.name,
+            "kappa2": self.kappa2,
+            "tau": self.tau,
+            "beta": self.beta,
+            "fstar": "running_min" if self.fstar is None else "oracle",
+        }

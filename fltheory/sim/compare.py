@@ -1,0 +1,74 @@
+"""A comparison: one availability trace and one batch plan, every algorithm run on them."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from fltheory.errors import InputError
+from fltheory.sim.availability import AvailabilityProcess
+from fltheory.sim.batches import BatchPlan
+from fltheory.sim.engine import Observer, run_vectorised
+from fltheory.sim.knowledge import Knowledge, bayesian_knowledge, oracle_knowledge
+from fltheory.sim.reference import run_reference
+from fltheory.sim.results import RunResult
+from fltheory.sim.settings import AlgorithmSpec, SimSettings
+
+
+@dataclass(eq=False)
+class Setup:
+    """Everything one comparison shares: the trace is drawn once, from ``seed``."""
+
+    problem: object
+    process: AvailabilityProcess
+    settings: SimSettings
+    seed: int
+    reps: int
+    prior: tuple[float, float] = (1.0, 1.0)
+
+    def __post_init__(self) -> None:
+        if self.process.n_clients != self.problem.n_clients:
+            raise InputError(
+                f"availability has {self.process.n_clients} clients, "
+                f"the problem {self.problem.n_clients}"
+            )
+        self.trace = self.process.sample(self.seed, self.reps, self.settings.rounds)
+        counts = self.problem.train_counts
+        self.plan = None
+        if counts is not None and self.settings.batch_size > 0:
+            s = self.settings
+            self.plan = BatchPlan(self.seed, counts, s.local_steps, s.batch_size, self.reps)
+        self.w0 = np.zeros(self.problem.n_params)
+        self._knowledge: dict[str, Knowledge] = {}
+
+    def knowledge(self, spec: AlgorithmSpec) -> Knowledge:
+        if spec.estimator not in self._knowledge:
+            if spec.estimator == "oracle":
+                know = oracle_knowledge(self.process.pi, self.process.lam2)
+            else:
+                know = bayesian_knowledge(self.trace, self.prior)
+            self._knowledge[spec.estimator] = know
+        know = self._knowledge[spec.estimator]
+        if spec.algorithm.needs_lam2 and know.lam2_ is None:
+            raise InputError(
+                f"{spec.label} needs each client's lambda2, which this availability process "
+                "does not define: use estimator = 'bayesian'"
+            )
+        return know
+
+    def run(
+        self,
+        spec: AlgorithmSpec,
+        *,
+        implementation: str = "vectorised",
+        progress: Callable[[int], None] | None = None,
+        observe: Observer | None = None,
+    ) -> RunResult:
+        """Run one algorithm on the shared trace with the vectorised engine or the loop
+        (``progress``/``observe``: callbacks of the vectorised engine)."""
+        args = (self.problem, self.trace, spec, self.settings, self.knowledge(spec), self.plan)
+        if implementation == "vectorised":
+            return run_vectorised(*args, self.w0, progress, observe)
+        if implementation == "reference":
+            return run_reference(*args, self.w0)
+        raise InputError(f"unknown implementation '{implementation}'")

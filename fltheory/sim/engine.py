@@ -1,0 +1,132 @@
+"""The vectorised simulator: R repetitions × N clients as one tensor program per round.
+
+Round t (CA-Fed ToN eqs. 2–3, Algorithm 1):
+1. A_t is row t of the pre-drawn trace (the same trace for every algorithm);
+2. algorithms that need them get the losses F_k^(t) of the active clients at w_{t,0} on their
+   first minibatch B_{t,0}^k (one batched forward pass);
+3. the algorithm's pure weight rule returns q_t (R, N), zero outside the participants;
+4. the (repetition, client) pairs with q_k > 0 are gathered into one batch of M rows and run
+   E local SGD steps (eq. 2) together: batched parameters, batched minibatch gathers;
+5. Δ = Σ_k q_k Δ_k per repetition (a scatter-add), then w ← Proj_W(w + η̄Δ) (eq. 3; optional
+   server momentum / weight decay). A repetition with no participant keeps its model.
+
+Per-client state lives in (R, N, ...) arrays owned by the algorithm; :mod:`fltheory.sim.reference`
+is the plain per-client loop the tests compare this engine against.
+"""
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+import torch
+
+from fltheory.sim.algorithms.base import RoundInput
+from fltheory.sim.batches import BatchPlan
+from fltheory.sim.knowledge import Knowledge
+from fltheory.sim.results import RunResult
+from fltheory.sim.settings import AlgorithmSpec, ServerOptions, SimSettings
+
+Progress = Callable[[int], None]
+#: observe(t, w): called after round t with the (R, P) models w_{t+1} (custom metrics).
+Observer = Callable[[int, torch.Tensor], None]
+
+
+def server_step(
+    w: torch.Tensor, v: torch.Tensor, delta: torch.Tensor, opts: ServerOptions
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(w_next, v_next): v = μv + (Δ − λ_wd·w), w_next = Proj_W(w + η̄v), rows = repetitions."""
+    direction = delta - opts.weight_decay * w if opts.weight_decay else delta
+    v = opts.momentum * v + direction if opts.momentum else direction
+    w = w + opts.lr * v
+    if opts.diameter is not None:
+        radius = 0.5 * opts.diameter
+        norm = torch.linalg.vector_norm(w, dim=-1, keepdim=True)
+        w = w * torch.clamp(radius / torch.clamp(norm, min=1e-300), max=1.0)
+    return w, v
+
+
+def run_vectorised(
+    problem,
+    trace: np.ndarray,
+    spec: AlgorithmSpec,
+    settings: SimSettings,
+    knowledge: Knowledge,
+    plan: BatchPlan | None,
+    w0: np.ndarray,
+    progress: Progress | None = None,
+    observe: Observer | None = None,
+) -> RunResult:
+    """Run one algorithm on an (R, T, N) trace; ``problem`` is a tensor problem
+    (:mod:`fltheory.sim.problems`) whose device and dtype the run uses."""
+    start = time.perf_counter()
+    reps, rounds, n = trace.shape
+    device, dtype = problem.device, problem.dtype
+    alg, alpha = spec.algorithm, problem.alpha
+    w = torch.as_tensor(w0, device=device, dtype=dtype).expand(reps, -1).clone()
+    v = torch.zeros_like(w)
+    state = alg.init_state(reps, alpha, knowledge.pi(0, reps))
+    evals = settings.eval_rounds()
+    is_eval = np.zeros(rounds, dtype=bool)
+    is_eval[evals] = True
+    weights = np.zeros((reps, rounds, n), dtype=np.float32)
+    included = np.zeros((reps, rounds, n), dtype=bool)
+    recorded: dict[str, list[torch.Tensor]] = {"objective": [], "accuracy": [], "distance": []}
+    for t in range(rounds):
+        mask = trace[:, t]
+        idx_t = None if plan is None else plan.round(t)
+        losses = None
+        if alg.needs_losses:
+            losses = np.full((reps, n), np.nan)
+            rr, kk = np.nonzero(mask)
+            if rr.size:
+                first = None if idx_t is None else torch.as_tensor(idx_t[rr, 0, kk], device=device)
+                kk_t = torch.as_tensor(kk, device=device)
+                losses[rr, kk] = problem.losses(w[rr], kk_t, first).double().cpu().numpy()
+        lam2 = knowledge.lam2(t, reps) if alg.needs_lam2 else None
+        inp = RoundInput(t, mask, alpha, knowledge.pi(t, reps), lam2, losses)
+        q, state = alg.weights(inp, state)
+        weights[:, t], included[:, t] = q, q > 0
+        rr, kk = np.nonzero(q > 0)
+        if rr.size:
+            rr_t = torch.as_tensor(rr, device=device)
+            kk_t = torch.as_tensor(kk, device=device)
+            idx = None
+            if idx_t is not None:
+                idx = torch.as_tensor(idx_t[rr, :, kk], device=device).transpose(0, 1)
+            theta0 = w[rr_t]
+            theta = problem.local_sgd(theta0, kk_t, idx, spec.schedule.at(t), settings.local_steps)
+            qk = torch.as_tensor(q[rr, kk], device=device, dtype=dtype)
+            delta = torch.zeros_like(w).index_add_(0, rr_t, (theta - theta0) * qk[:, None])
+            w_next, v_next = server_step(w, v, delta, spec.server)
+            moved = torch.as_tensor(np.bincount(rr, minlength=reps) > 0, device=device)[:, None]
+            w = torch.where(moved, w_next, w)
+            v = torch.where(moved, v_next, v)
+        if is_eval[t]:
+            recorded["objective"].append(problem.objective(w))
+            for name in ("accuracy", "distance"):
+                value = getattr(problem, name)(w)
+                if value is not None:
+                    recorded[name].append(value)
+        if observe is not None:
+            observe(t, w)
+        if progress is not None:
+            progress(t)
+    metrics = {
+        k: torch.stack(v_, dim=1).double().cpu().numpy() if v_ else None
+        for k, v_ in recorded.items()
+    }
+    return RunResult(
+        label=spec.label,
+        eval_rounds=evals,
+        objective=metrics["objective"],
+        accuracy=metrics["accuracy"],
+        distance=metrics["distance"],
+        weights=weights,
+        included=included,
+        n_active=trace.sum(axis=2),
+        final_w=w.double().cpu().numpy(),
+        pi_hat=knowledge.pi_ if knowledge.estimated else None,
+        lam2_hat=knowledge.lam2_ if knowledge.estimated else None,
+        seconds=time.perf_counter() - start,
+        info={**alg.describe(), "lr": spec.schedule.lr, "server_lr": spec.server.lr},
+    )

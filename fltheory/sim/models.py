@@ -1,0 +1,198 @@
+"""Models for the simulator: flat parameter vectors, losses batched over clients.
+
+A model defines ``sample_losses(theta, x, y)`` for ONE parameter vector (the definition, used
+by the reference loop through autograd) and ``loss_grad`` for a batch of M parameter vectors,
+each with its own minibatch (the fast path). :class:`Model` supplies ``loss_grad`` through
+``torch.func`` (vmap of grad), so a new model (a CNN, say) only writes ``sample_losses``; the
+linear models below override it with closed-form gradients, which the tests check against the
+``torch.func`` version. Every loss adds the ridge penalty (ridge/2)·‖θ‖² (weight decay ridge on
+all parameters, bias included), so F_k(θ) = mean_i ℓ(θ; ξ_i) + (ridge/2)‖θ‖².
+"""
+
+import torch
+from torch.func import grad, vmap
+
+from fltheory.errors import InputError
+
+
+class Model:
+    """Base: subclasses set ``n_params``, ``ridge`` and implement ``sample_losses``."""
+
+    n_params: int
+    ridge: float
+
+    def sample_losses(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        """Per-sample losses (B,) of one parameter vector theta (P,), without the ridge term."""
+        raise NotImplementedError
+
+    def logits(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        """Scores for samples x (S, ...) under R global models w (R, P): shape (R, S, ...)."""
+        raise NotImplementedError
+
+    def predict(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        """Predicted labels (R, S)."""
+        raise NotImplementedError
+
+    def correct(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        """(R, S) bool: whether each global model predicts each label."""
+        return self.predict(w, x) == y
+
+    def global_losses(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        """Per-sample losses (R, S) of R global models on one shared set of samples."""
+        return vmap(self.sample_losses, in_dims=(0, None, None))(w, x, y)
+
+    def batch_losses(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        """Weighted minibatch losses (M,) of M parameter vectors, ridge term included."""
+        per = vmap(self.sample_losses)(theta, x, y)
+        mean = per.mean(-1) if weight is None else (per * weight).sum(-1)
+        return mean + self.penalty(theta)
+
+    def penalty(self, theta: torch.Tensor) -> torch.Tensor:
+        """(ridge/2)·‖θ‖² over the last axis."""
+        return 0.5 * self.ridge * (theta * theta).sum(-1)
+
+    def loss_grad(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Weighted minibatch losses (M,) and gradients (M, P) of M parameter vectors.
+
+        ``weight`` (M, B) holds per-sample weights summing to 1 per row (None: 1/B each).
+        """
+        if weight is None:
+            weight = torch.full(y.shape, 1.0 / y.shape[-1], dtype=theta.dtype, device=theta.device)
+
+        def one(th: torch.Tensor, xb: torch.Tensor, yb: torch.Tensor, wb: torch.Tensor):
+            return (self.sample_losses(th, xb, yb) * wb).sum() + self.penalty(th)
+
+        grads = vmap(grad(one))(theta, x, y, weight)
+        losses = vmap(one)(theta, x, y, weight)
+        return losses, grads
+
+
+def _check_ridge(ridge: float) -> float:
+    ridge = float(ridge)
+    if not (ridge >= 0 and ridge < float("inf")):
+        raise InputError(f"ridge penalty must be finite and >= 0, got {ridge}")
+    return ridge
+
+
+class SoftmaxRegression(Model):
+    """Multinomial logistic regression: θ = [W | b] as a (C, d + 1) matrix, flattened.
+
+    ℓ(θ; x, y) = logsumexp(Wx + b) − (Wx + b)_y; ∇ = (softmax − e_y)·[x, 1]ᵀ.
+    """
+
+    def __init__(self, n_features: int, n_classes: int, ridge: float = 1e-2) -> None:
+        if n_features < 1 or n_classes < 2:
+            raise InputError("softmax regression needs >= 1 feature and >= 2 classes")
+        self.n_features, self.n_classes, self.ridge = n_features, n_classes, _check_ridge(ridge)
+        self.n_params = n_classes * (n_features + 1)
+
+    def _split(self, theta: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        mat = theta.reshape(*theta.shape[:-1], self.n_classes, self.n_features + 1)
+        return mat[..., :-1], mat[..., -1]
+
+    def sample_losses(self, theta, x, y):
+        W, b = self._split(theta)
+        z = x @ W.T + b
+        return torch.logsumexp(z, -1) - z.gather(-1, y[:, None])[:, 0]
+
+    def logits(self, w, x):
+        """(R, C, S): class scores laid out so the S samples are contiguous."""
+        W, b = self._split(w)
+        z = (W.reshape(-1, self.n_features) @ x.T).view(w.shape[0], self.n_classes, -1)
+        return z + b[..., None]
+
+    def predict(self, w, x):
+        return self.logits(w, x).argmax(1)
+
+    def correct(self, w, x, y):
+        """argmax(z) == y without the (slow, strided) argmax: z_y beats every earlier class
+        strictly and every later class weakly, so ties go to the first maximum as in argmax."""
+        z = self.logits(w, x)
+        picked = z.gather(1, y.expand(z.shape[0], 1, -1))
+        classes = torch.arange(self.n_classes, device=z.device)[None, :, None]
+        later = classes >= y[None, None, :]
+        return ((picked > z) | ((picked == z) & later)).all(1)
+
+    def global_losses(self, w, x, y):
+        z = self.logits(w, x)
+        picked = z.gather(1, y.expand(z.shape[0], 1, -1))[:, 0]
+        return torch.logsumexp(z, 1) - picked
+
+    def _scores(self, theta, x):
+        """(M, C, B) scores: classes before samples, the fast layout for small batched GEMMs."""
+        W, b = self._split(theta)
+        return torch.bmm(W, x.transpose(1, 2)) + b[..., None]
+
+    def batch_losses(self, theta, x, y, weight=None):
+        z = self._scores(theta, x)
+        nll = torch.logsumexp(z, 1) - z.gather(1, y[:, None, :])[:, 0]
+        mean = nll.mean(-1) if weight is None else (nll * weight).sum(-1)
+        return mean + self.penalty(theta)
+
+    def loss_grad(self, theta, x, y, weight=None):
+        z = self._scores(theta, x)
+        lse = torch.logsumexp(z, 1)
+        nll = lse - z.gather(1, y[:, None, :])[:, 0]
+        resid = torch.exp(z - lse[:, None, :])
+        resid.scatter_add_(1, y[:, None, :], torch.full_like(resid[:, :1], -1.0))
+        if weight is None:
+            loss = nll.mean(-1)
+            resid = resid / y.shape[-1]
+        else:
+            loss = (nll * weight).sum(-1)
+            resid = resid * weight[:, None, :]
+        g = torch.cat([torch.bmm(resid, x), resid.sum(-1, keepdim=True)], dim=-1)
+        return loss + self.penalty(theta), g.reshape(theta.shape) + self.ridge * theta
+
+
+class LogisticRegression(Model):
+    """Binary logistic regression, labels in {0, 1}: θ = [w, b], ℓ = softplus(z) − y·z."""
+
+    def __init__(self, n_features: int, ridge: float = 1e-2) -> None:
+        if n_features < 1:
+            raise InputError("logistic regression needs >= 1 feature")
+        self.n_features, self.ridge = n_features, _check_ridge(ridge)
+        self.n_params = n_features + 1
+
+    def sample_losses(self, theta, x, y):
+        z = x @ theta[:-1] + theta[-1]
+        return torch.nn.functional.softplus(z) - y.to(z.dtype) * z
+
+    def logits(self, w, x):
+        return w[:, :-1] @ x.T + w[:, -1:]
+
+    def predict(self, w, x):
+        return (self.logits(w, x) > 0).long()
+
+    def global_losses(self, w, x, y):
+        z = self.logits(w, x)
+        return torch.nn.functional.softplus(z) - y.to(z.dtype) * z
+
+    def batch_losses(self, theta, x, y, weight=None):
+        z = torch.bmm(x, theta[:, :-1, None])[..., 0] + theta[:, -1:]
+        nll = torch.nn.functional.softplus(z) - y.to(z.dtype) * z
+        mean = nll.mean(-1) if weight is None else (nll * weight).sum(-1)
+        return mean + self.penalty(theta)
+
+    def loss_grad(self, theta, x, y, weight=None):
+        z = torch.bmm(x, theta[:, :-1, None])[..., 0] + theta[:, -1:]
+        yf = y.to(z.dtype)
+        nll = torch.nn.functional.softplus(z) - yf * z
+        resid = torch.sigmoid(z) - yf
+        if weight is None:
+            weight = torch.full_like(z, 1.0 / z.shape[-1])
+        resid = resid * weight
+        g = torch.cat([torch.bmm(resid[:, None, :], x)[:, 0], resid.sum(-1, keepdim=True)], -1)
+        return (nll * weight).sum(-1) + self.penalty(theta), g + self.ridge * theta

@@ -1,0 +1,293 @@
+"""Federated problems on tensors: local losses/gradients batched over (seed, client) pairs.
+
+Both problem types expose the same small interface to the engine
+(:mod:`fltheory.sim.engine`), in which a batch of M rows is a list of client indices
+``clients`` (M,) with parameter vectors ``theta`` (M, P) and, for data problems, local minibatch
+indices ``idx`` (M, B) (``None``: the full local data set). They also expose per-client
+*definitions* (``client_loss``, ``client_objective``) written without batching, which the
+reference loop (:mod:`fltheory.sim.reference`) differentiates with autograd.
+
+F(w) = Σ_k α_k F_k(w) is the target objective, eq. (1).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from fltheory.errors import InputError
+from fltheory.sim.data import FederatedData
+from fltheory.sim.models import Model
+
+#: Largest number of padded feature entries a full-batch local step may gather at once.
+MAX_FULL_BATCH_ENTRIES = 50_000_000
+#: Samples per chunk when evaluating global models (keeps the score block in cache).
+EVAL_CHUNK = 2048
+
+
+def check_alpha(alpha: np.ndarray, n: int) -> np.ndarray:
+    """Validate target weights α (eq. 1): n positive finite numbers, normalised to sum 1."""
+    a = np.asarray(alpha, dtype=float)
+    if a.shape != (n,):
+        raise InputError(f"alpha must have one entry per client ({n}), got shape {a.shape}")
+    if not (np.isfinite(a).all() and (a > 0).all()):
+        raise InputError("alpha must hold positive finite numbers")
+    return a / a.sum()
+
+
+@dataclass(eq=False)
+class QuadraticSim:
+    """F_k(w) = ½(w − u_k)ᵀH_k(w − u_k) with exact gradients (no minibatches).
+
+    ``hess`` is None (H_k = I, the FedPBC counterexample), (N, d) diagonals, or (N, d, d)
+    symmetric positive definite matrices. E local gradient steps have the closed form
+    w_E − u_k = (I − ηH_k)^E (w_0 − u_k), used by :meth:`local_sgd` (exact structure; the
+    reference loop takes the E steps one by one).
+    """
+
+    u: np.ndarray
+    alpha: np.ndarray
+    hess: np.ndarray | None = None
+    device: str = "cpu"
+    dtype: torch.dtype = torch.float64
+
+    def __post_init__(self) -> None:
+        u = np.asarray(self.u, dtype=float)
+        if u.ndim != 2:
+            raise InputError(f"u must be an (N, d) array, got shape {u.shape}")
+        n, d = u.shape
+        self.alpha = check_alpha(self.alpha, n)
+        to = {"device": self.device, "dtype": self.dtype}
+        self._u = torch.as_tensor(u, **to)
+        self._alpha = torch.as_tensor(self.alpha, **to)
+        if self.hess is None:
+            self._kind, w_star, self._local = "identity", self.alpha @ u, None
+        else:
+            h = np.asarray(self.hess, dtype=float)
+            if h.shape == (n, d):
+                if not (h > 0).all():
+                    raise InputError("diagonal Hessians must be positive")
+                self._kind = "diag"
+                w_star = (self.alpha[:, None] * h * u).sum(0) / (self.alpha @ h)
+                self._h = torch.as_tensor(h, **to)
+            elif h.shape == (n, d, d):
+                evals, evecs = np.linalg.eigh(0.5 * (h + h.transpose(0, 2, 1)))
+                if not (evals > 0).all():
+                    raise InputError("Hessians must be symmetric positive definite")
+                self._kind = "full"
+                hbar = np.einsum("k,kij->ij", self.alpha, h)
+                w_star = np.linalg.solve(hbar, np.einsum("k,kij,kj->i", self.alpha, h, u))
+                self._h = torch.as_tensor(h, **to)
+                self._evals = torch.as_tensor(evals, **to)
+                self._evecs = torch.as_tensor(evecs, **to)
+            else:
+                raise InputError(f"hess must have shape ({n}, {d}) or ({n}, {d}, {d})")
+        self.w_star = np.asarray(w_star, dtype=float)
+        self._w_star = torch.as_tensor(self.w_star, **to)
+
+    # --- sizes -----------------------------------------------------------------------------
+    @property
+    def n_clients(self) -> int:
+        return int(self._u.shape[0])
+
+    @property
+    def n_params(self) -> int:
+        return int(self._u.shape[1])
+
+    @property
+    def train_counts(self) -> None:
+        """No data: local gradients are exact, so the engine draws no minibatches."""
+        return None
+
+    @property
+    def local_minima(self) -> np.ndarray:
+        """F_k* = 0 exactly."""
+        return np.zeros(self.n_clients)
+
+    # --- batched ---------------------------------------------------------------------------
+    def _hv(self, diff: torch.Tensor, clients: torch.Tensor) -> torch.Tensor:
+        if self._kind == "identity":
+            return diff
+        if self._kind == "diag":
+            return self._h[clients] * diff
+        return torch.einsum("mij,mj->mi", self._h[clients], diff)
+
+    def loss_grad(self, theta, clients, idx=None):
+        diff = theta - self._u[clients]
+        g = self._hv(diff, clients)
+        return 0.5 * (diff * g).sum(-1), g
+
+    def losses(self, theta, clients, idx=None):
+        return self.loss_grad(theta, clients)[0]
+
+    def local_sgd(self, theta, clients, idx, lr: float, steps: int):
+        diff = theta - self._u[clients]
+        if self._kind == "identity":
+            return self._u[clients] + (1.0 - lr) ** steps * diff
+        if self._kind == "diag":
+            return self._u[clients] + (1.0 - lr * self._h[clients]) ** steps * diff
+        vecs = self._evecs[clients]
+        coef = (1.0 - lr * self._evals[clients]) ** steps
+        rotated = torch.einsum("mji,mj->mi", vecs, diff)
+        return self._u[clients] + torch.einsum("mij,mj->mi", vecs, coef * rotated)
+
+    def objective(self, w: torch.Tensor) -> torch.Tensor:
+        diff = w[:, None, :] - self._u[None]
+        if self._kind == "identity":
+            quad = (diff * diff).sum(-1)
+        elif self._kind == "diag":
+            quad = (diff * self._h[None] * diff).sum(-1)
+        else:
+            quad = torch.einsum("rki,kij,rkj->rk", diff, self._h, diff)
+        return 0.5 * quad @ self._alpha
+
+    def accuracy(self, w: torch.Tensor) -> None:
+        return None
+
+    def distance(self, w: torch.Tensor) -> torch.Tensor:
+        return torch.linalg.vector_norm(w - self._w_star, dim=-1)
+
+    # --- per-client definitions (reference loop) -------------------------------------------
+    def client_loss(self, k: int, theta: torch.Tensor, idx=None) -> torch.Tensor:
+        diff = theta - self._u[k]
+        if self._kind == "identity":
+            return 0.5 * diff @ diff
+        if self._kind == "diag":
+            return 0.5 * diff @ (self._h[k] * diff)
+        return 0.5 * diff @ (self._h[k] @ diff)
+
+    def client_objective(self, k: int, theta: torch.Tensor) -> torch.Tensor:
+        return self.client_loss(k, theta)
+
+    def client_accuracy(self, k: int, theta: torch.Tensor) -> None:
+        return None
+
+
+@dataclass(eq=False)
+class DataProblem:
+    """A model trained on ragged federated data; F_k = mean local loss + ridge term."""
+
+    model: Model
+    data: FederatedData
+    alpha: np.ndarray
+    device: str = "cpu"
+    dtype: torch.dtype = torch.float32
+
+    def __post_init__(self) -> None:
+        d = self.data
+        self.alpha = check_alpha(self.alpha, d.n_clients)
+        to = {"device": self.device, "dtype": self.dtype}
+        self._x = torch.as_tensor(d.x_train, **to)
+        self._y = torch.as_tensor(d.y_train, device=self.device)
+        self._offsets = torch.as_tensor(FederatedData.offsets(d.train_counts), device=self.device)
+        owner = FederatedData.owners(d.train_counts)
+        self._sample_w = torch.as_tensor(self.alpha[owner] / d.train_counts[owner], **to)
+        self._xt = torch.as_tensor(d.x_test, **to)
+        self._yt = torch.as_tensor(d.y_test, device=self.device)
+        has_test = d.test_counts > 0
+        self._test_w = None
+        if has_test.any():
+            a = np.where(has_test, self.alpha, 0.0)
+            a /= a.sum()
+            towner = FederatedData.owners(d.test_counts)
+            self._test_w = torch.as_tensor(a[towner] / d.test_counts[towner], **to)
+        self._full = None
+
+    @property
+    def n_clients(self) -> int:
+        return self.data.n_clients
+
+    @property
+    def n_params(self) -> int:
+        return self.model.n_params
+
+    @property
+    def train_counts(self) -> np.ndarray:
+        return self.data.train_counts
+
+    @property
+    def local_minima(self) -> None:
+        return None
+
+    # --- batched ---------------------------------------------------------------------------
+    def _full_batch(self, clients: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if self._full is None:
+            idx, mask = self.data.padded_indices()
+            weight = mask / self.data.train_counts[:, None]
+            self._full = (
+                torch.as_tensor(idx, device=self.device),
+                torch.as_tensor(weight, device=self.device, dtype=self.dtype),
+            )
+        idx, weight = self._full
+        entries = clients.numel() * idx.shape[1] * self.data.n_features
+        if entries > MAX_FULL_BATCH_ENTRIES:
+            raise InputError(
+                f"full local batches would gather {entries} values; use a minibatch size > 0"
+            )
+        return idx[clients], weight[clients]
+
+    def _gather(self, clients, idx):
+        weight = None
+        if idx is None:
+            idx, weight = self._full_batch(clients)
+        rows = (self._offsets[clients][:, None] + idx).reshape(-1)
+        shape = (*idx.shape, self._x.shape[1])
+        return self._x.index_select(0, rows).view(shape), self._y[rows].view(idx.shape), weight
+
+    def loss_grad(self, theta, clients, idx=None):
+        x, y, weight = self._gather(clients, idx)
+        return self.model.loss_grad(theta, x, y, weight)
+
+    def losses(self, theta, clients, idx=None):
+        return self.model.batch_losses(theta, *self._gather(clients, idx))
+
+    def local_sgd(self, theta, clients, idx, lr: float, steps: int):
+        for j in range(steps):
+            _, g = self.loss_grad(theta, clients, None if idx is None else idx[j])
+            theta = theta - lr * g
+        return theta
+
+    def objective(self, w: torch.Tensor) -> torch.Tensor:
+        """F(w) = Σ_i (α_k(i)/n_k(i)) ℓ(w; ξ_i) + (ridge/2)‖w‖², in chunks of samples."""
+        total = self.model.penalty(w)
+        for s in range(0, self._x.shape[0], EVAL_CHUNK):
+            x, y = self._x[s : s + EVAL_CHUNK], self._y[s : s + EVAL_CHUNK]
+            total = total + self.model.global_losses(w, x, y) @ self._sample_w[s : s + EVAL_CHUNK]
+        return total
+
+    def accuracy(self, w: torch.Tensor) -> torch.Tensor | None:
+        """α-weighted mean of the clients' test accuracies (clients with test data)."""
+        if self._test_w is None:
+            return None
+        total = torch.zeros(w.shape[0], device=self.device, dtype=self.dtype)
+        for s in range(0, self._xt.shape[0], EVAL_CHUNK):
+            x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
+            correct = self.model.correct(w, x, y).to(self.dtype)
+            total = total + correct @ self._test_w[s : s + EVAL_CHUNK]
+        return total
+
+    def distance(self, w: torch.Tensor) -> None:
+        return None
+
+    # --- per-client definitions (reference loop) -------------------------------------------
+    def _client_rows(self, k: int, idx) -> torch.Tensor:
+        start = int(self._offsets[k])
+        if idx is None:
+            return torch.arange(start, start + int(self.data.train_counts[k]), device=self.device)
+        return start + torch.as_tensor(idx, device=self.device)
+
+    def client_loss(self, k: int, theta: torch.Tensor, idx=None) -> torch.Tensor:
+        rows = self._client_rows(k, idx)
+        per = self.model.sample_losses(theta, self._x[rows], self._y[rows])
+        return per.mean() + self.model.penalty(theta)
+
+    def client_objective(self, k: int, theta: torch.Tensor) -> torch.Tensor:
+        return self.client_loss(k, theta, None)
+
+    def client_accuracy(self, k: int, theta: torch.Tensor) -> torch.Tensor | None:
+        n_test = int(self.data.test_counts[k])
+        if n_test == 0:
+            return None
+        start = int(self.data.test_counts[:k].sum())
+        x, y = self._xt[start : start + n_test], self._yt[start : start + n_test]
+        return (self.model.predict(theta[None], x)[0] == y).to(self.dtype).mean()

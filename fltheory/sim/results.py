@@ -1,0 +1,105 @@
+"""Per-round records of one algorithm's run, their time averages, and the output files."""
+
+import csv
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(eq=False)
+class RunResult:
+    """Everything recorded for one algorithm over R repetitions and T rounds.
+
+    Metrics are taken after the rounds ``eval_rounds`` (0-based; the model w_{t+1}); arrays
+    are (R, len(eval_rounds)), None where the problem has no such metric. Per-client records
+    are (R, T, N): the aggregation weights actually applied (0 for non-participants),
+    participation, and the π̂, λ̂ the server used (None with oracle knowledge).
+    """
+
+    label: str
+    eval_rounds: np.ndarray
+    objective: np.ndarray
+    accuracy: np.ndarray | None
+    distance: np.ndarray | None
+    weights: np.ndarray
+    included: np.ndarray
+    n_active: np.ndarray
+    final_w: np.ndarray
+    pi_hat: np.ndarray | None = None
+    lam2_hat: np.ndarray | None = None
+    seconds: float = 0.0
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def metrics(self) -> dict[str, np.ndarray]:
+        out = {"objective": self.objective}
+        if self.accuracy is not None:
+            out["accuracy"] = self.accuracy
+        if self.distance is not None:
+            out["distance"] = self.distance
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """Time averages over evaluated rounds and final values, mean and std over seeds."""
+        out: dict[str, Any] = {"label": self.label, **self.info}
+        for name, arr in self.metrics().items():
+            avg, final = arr.mean(axis=1), arr[:, -1]
+            out[name] = {
+                "time_average": float(avg.mean()),
+                "time_average_std": float(avg.std()),
+                "final": float(final.mean()),
+                "final_std": float(final.std()),
+                "best": float((arr.max(axis=1) if name == "accuracy" else arr.min(axis=1)).mean()),
+            }
+        out["mean_weights"] = self.weights.mean(axis=(0, 1))
+        out["inclusion_rate"] = float(self.included.mean())
+        out["mean_active"] = float(self.n_active.mean())
+        out["seconds"] = self.seconds
+        return out
+
+
+def write_results(
+    out_dir: Path, config: dict[str, Any], summary: dict[str, Any], runs: list[RunResult]
+) -> list[Path]:
+    """Write ``summary.json`` (config + summary), ``rounds.csv`` (one row per algorithm, seed
+    and evaluated round) and ``clients.npz`` (per-client weights, inclusion, estimates)."""
+    from fltheory.cli.output import to_jsonable
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / "summary.json", out_dir / "rounds.csv", out_dir / "clients.npz"]
+    paths[0].write_text(
+        json.dumps(to_jsonable({"config": config, "summary": summary}), indent=2) + "\n"
+    )
+    with paths[1].open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        names = ["objective", "accuracy", "distance"]
+        writer.writerow(["algorithm", "seed", "round", *names, "n_active", "n_included"])
+        for run in runs:
+            for r in range(run.objective.shape[0]):
+                for i, t in enumerate(run.eval_rounds):
+                    values = [
+                        "" if getattr(run, n) is None else f"{getattr(run, n)[r, i]:.10g}"
+                        for n in names
+                    ]
+                    writer.writerow(
+                        [
+                            run.label,
+                            r,
+                            int(t) + 1,
+                            *values,
+                            int(run.n_active[r, t]),
+                            int(run.included[r, t].sum()),
+                        ]
+                    )
+    arrays: dict[str, np.ndarray] = {}
+    for run in runs:
+        arrays[f"{run.label}/weights"] = run.weights
+        arrays[f"{run.label}/included"] = run.included
+        if run.pi_hat is not None:
+            arrays[f"{run.label}/pi_hat"] = run.pi_hat
+        if run.lam2_hat is not None:
+            arrays[f"{run.label}/lam2_hat"] = run.lam2_hat
+    np.savez_compressed(paths[2], **arrays)
+    return paths

@@ -1,0 +1,64 @@
+"""Run every algorithm of a parsed configuration on one shared trace and summarise."""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import torch
+
+from fltheory.sim.compare import Setup
+from fltheory.sim.config import SimConfig
+from fltheory.sim.results import RunResult
+
+#: progress(algorithm label, rounds done)
+Progress = Callable[[str, int], None]
+
+
+@contextmanager
+def torch_threads(n: int | None) -> Iterator[None]:
+    """Use ``n`` intra-op CPU threads inside the block (None: leave torch's setting)."""
+    before = torch.get_num_threads()
+    if n is not None:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def run_config(cfg: SimConfig, progress: Progress | None = None) -> tuple[dict[str, Any], list]:
+    """(summary, runs): the trace is drawn once and every algorithm runs on it."""
+    with torch_threads(cfg.threads):
+        setup = Setup(cfg.problem, cfg.process, cfg.settings, cfg.seed, cfg.seeds, cfg.prior)
+        runs: list[RunResult] = []
+        for spec in cfg.specs:
+            tick = None if progress is None else (lambda t, lb=spec.label: progress(lb, t + 1))
+            runs.append(setup.run(spec, progress=tick))
+    return summarise(cfg, setup.trace, runs), runs
+
+
+def summarise(cfg: SimConfig, trace: np.ndarray, runs: list[RunResult]) -> dict[str, Any]:
+    algorithms = {}
+    for run in runs:
+        entry = run.summary()
+        weights = entry.pop("mean_weights")
+        entry["mean_weight_by_group"] = {
+            name: float(weights[members].mean()) for name, members in cfg.groups.items()
+        }
+        entry["inclusion_by_group"] = {
+            name: float(run.included[:, :, members].mean()) for name, members in cfg.groups.items()
+        }
+        algorithms[run.label] = entry
+    return {
+        "name": cfg.name,
+        "seed": cfg.seed,
+        "seeds": cfg.seeds,
+        "rounds": cfg.settings.rounds,
+        "clients": int(trace.shape[2]),
+        "device": cfg.device,
+        "dtype": str(cfg.dtype).removeprefix("torch."),
+        "threads": torch.get_num_threads() if cfg.threads is None else cfg.threads,
+        "empirical_availability": float(trace.mean()),
+        "algorithms": algorithms,
+    }

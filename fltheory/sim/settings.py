@@ -1,0 +1,98 @@
+"""Hyper-parameters shared by the vectorised engine and the reference loop."""
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fltheory.errors import InputError
+from fltheory.sim.algorithms.base import Algorithm
+
+SCHEDULES = ("constant", "inverse", "inverse_sqrt")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Local learning rate η_t of eq. (2) at round t (0-based): constant, η·t0/(t0 + t)
+    ("inverse") or η·sqrt(t0/(t0 + t)) ("inverse_sqrt")."""
+
+    lr: float
+    kind: str = "constant"
+    t0: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.lr) and self.lr > 0):
+            raise InputError(f"learning rate must be a positive number, got {self.lr}")
+        if self.kind not in SCHEDULES:
+            raise InputError(f"unknown lr schedule '{self.kind}' (choose from {SCHEDULES})")
+        if not (math.isfinite(self.t0) and self.t0 > 0):
+            raise InputError(f"lr decay t0 must be positive, got {self.t0}")
+
+    def at(self, t: int) -> float:
+        if self.kind == "constant":
+            return self.lr
+        ratio = self.t0 / (self.t0 + t)
+        return self.lr * (ratio if self.kind == "inverse" else math.sqrt(ratio))
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    """Server step of eq. (3): w ← Proj_W(w + η̄·v), v = μ·v + (Δ − λ_wd·w).
+
+    With momentum μ = 0 and weight decay λ_wd = 0 (the defaults) this is exactly eq. (3).
+    ``diameter``: W is the ball of that diameter centred at 0 (None: W = R^d, no projection).
+    """
+
+    lr: float = 1.0
+    momentum: float = 0.0
+    weight_decay: float = 0.0
+    diameter: float | None = None
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.lr) and self.lr > 0):
+            raise InputError(f"server learning rate must be positive, got {self.lr}")
+        if not 0.0 <= self.momentum < 1.0:
+            raise InputError(f"server momentum must lie in [0, 1), got {self.momentum}")
+        if not (math.isfinite(self.weight_decay) and self.weight_decay >= 0):
+            raise InputError(f"server weight decay must be >= 0, got {self.weight_decay}")
+        if self.diameter is not None and not (self.diameter > 0 and math.isfinite(self.diameter)):
+            raise InputError(f"diameter of W must be a positive number, got {self.diameter}")
+
+
+ESTIMATORS = ("oracle", "bayesian")
+
+
+@dataclass(frozen=True, eq=False)
+class AlgorithmSpec:
+    """One algorithm of a comparison with its learning rates and availability knowledge."""
+
+    label: str
+    algorithm: Algorithm
+    schedule: Schedule
+    server: ServerOptions = field(default_factory=ServerOptions)
+    estimator: str = "oracle"
+
+    def __post_init__(self) -> None:
+        if self.estimator not in ESTIMATORS:
+            raise InputError(f"unknown estimator '{self.estimator}' (choose from {ESTIMATORS})")
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """Rounds T, local steps E, minibatch size B (0: exact/full local gradients)."""
+
+    rounds: int
+    local_steps: int = 1
+    batch_size: int = 0
+    eval_every: int = 1
+
+    def __post_init__(self) -> None:
+        if self.rounds < 1 or self.local_steps < 1 or self.eval_every < 1:
+            raise InputError("rounds, local_steps and eval_every must be >= 1")
+        if self.batch_size < 0:
+            raise InputError(f"batch_size must be >= 0 (0: full batch), got {self.batch_size}")
+
+    def eval_rounds(self) -> np.ndarray:
+        """0-based rounds after which the model is evaluated (always the last one)."""
+        t = np.arange(self.rounds)
+        return t[((t + 1) % self.eval_every == 0) | (t == self.rounds - 1)]

@@ -1,0 +1,53 @@
+"""Hypothesis strategies for two-state, product and clustered availability chains."""
+
+import numpy as np
+from hypothesis import strategies as st
+
+from fltheory.markov.clustered import ClusteredChain
+from fltheory.markov.product import ProductChain
+from fltheory.markov.two_state import lambda2_range
+
+#: λ₂ is kept at most this close to 1, so dense eigen-solvers on the product stay accurate.
+NEAR_ONE = 1e-6
+
+
+def availabilities(min_pi: float = 1e-3) -> st.SearchStrategy[float]:
+    """π in [min_pi, 1 − min_pi], with ½ and the ends drawn often."""
+    return st.one_of(
+        st.sampled_from([0.5, min_pi, 1.0 - min_pi, 0.1, 0.9]),
+        st.floats(min_pi, 1.0 - min_pi, allow_nan=False),
+    )
+
+
+@st.composite
+def two_state_params(draw: st.DrawFn, min_pi: float = 1e-3) -> tuple[float, float]:
+    """An admissible (π, λ₂): edges λ₂ = 0, 1 − 10⁻⁶, the lower end (when it is > −1), and
+    negative values, besides uniform draws in [max(lower, −1 + 10⁻⁶), 1 − 10⁻⁶]."""
+    pi = draw(availabilities(min_pi))
+    lower = max(float(lambda2_range(pi)[0]), -1.0 + NEAR_ONE)
+    edges = [0.0, 1.0 - NEAR_ONE, lower, lower / 2.0]
+    lam2 = draw(st.one_of(st.sampled_from(edges), st.floats(lower, 1.0 - NEAR_ONE)))
+    return pi, lam2
+
+
+@st.composite
+def product_chains(draw: st.DrawFn, min_clients: int = 1, max_clients: int = 8) -> ProductChain:
+    """A product chain with min_clients..max_clients independent two-state clients."""
+    n = draw(st.integers(min_clients, max_clients))
+    params = draw(st.lists(two_state_params(), min_size=n, max_size=n))
+    pi, lam2 = np.array(params).T
+    return ProductChain(pi, lam2)
+
+
+@st.composite
+def clustered_chains(
+    draw: st.DrawFn, max_clusters: int = 5, max_clients: int = 10
+) -> ClusteredChain:
+    """A clustered chain: 1..max_clusters clusters, every one with at least one client."""
+    n_clusters = draw(st.integers(1, max_clusters))
+    params = draw(st.lists(two_state_params(), min_size=n_clusters, max_size=n_clusters))
+    pi, lam2 = np.array(params).T
+    n_extra = draw(st.integers(0, max(0, max_clients - n_clusters)))
+    extra = draw(st.lists(st.integers(0, n_clusters - 1), min_size=n_extra, max_size=n_extra))
+    order = draw(st.permutations(list(range(n_clusters)) + extra))
+    return ClusteredChain(pi, lam2, np.array(order, dtype=np.int64))

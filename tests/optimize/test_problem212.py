@@ -1,0 +1,180 @@
+"""Problem (212): closed form vs cvxpy vs brute force, KKT, and Guideline A's structure.
+
+Tolerances: objective within 1e-8 relative and q within 1e-6·Q between the closed form and a
+brute-force SLSQP multi-start (its own accuracy is ~1e-8); the un-polished cvxpy answer within
+1e-7 relative on the objective and 1e-4·Q on q (an interior-point method with gap 1e-10 leaves
+q off by ~√gap on this flat objective); the Newton-polished cvxpy answer within 1e-6·Q.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from scipy.optimize import minimize_scalar
+
+from fltheory.errors import InputError
+from fltheory.optimize import problem212
+from fltheory.testing.weights import simplex_reference_minimum, weight_instances
+
+
+def f212(q, pi, s, v):
+    """The objective of (212a) without its constant C, written independently of the package."""
+    return (0.5 * np.sum(s * q**2) + v) / np.sum(pi * q)
+
+
+def fd_gradient(f, q, h=1e-6):
+    """Central finite differences (an independent check of stationarity)."""
+    g = np.empty_like(q)
+    for k in range(q.size):
+        e = np.zeros_like(q)
+        e[k] = h * max(1.0, abs(q[k]))
+        g[k] = (f(q + e) - f(q - e)) / (2 * e[k])
+    return g
+
+
+def assert_kkt(q, f, Q, tol=1e-5):
+    """Stationarity on the support, dual feasibility off it, feasibility (with FD gradient)."""
+    g = fd_gradient(f, q)
+    support = q > 1e-9 * Q
+    mu = -np.mean(g[support])
+    scale = np.max(np.abs(g)) + abs(mu)
+    assert np.all(np.abs(g[support] + mu) <= tol * scale)  # stationarity, ω_k = 0 on support
+    assert np.all(g[~support] + mu >= -tol * scale)  # ω_k = g_k + μ ≥ 0 off the support
+    assert np.all(q >= 0) and abs(q.sum() - Q) <= 1e-12 * Q
+
+
+@given(weight_instances(min_clients=2, max_clients=6))
+def test_closed_form_matches_brute_force_and_cvxpy(inst):
+    f = lambda q: f212(q, inst.pi, inst.s, inst.v)  # noqa: E731
+    closed = problem212.solve_closed_form(inst.pi, inst.s, inst.v, inst.Q)
+    ref = simplex_reference_minimum(f, inst.n, inst.Q, seed=inst.n, starts=4)
+    assert closed.objective <= f(ref) * (1 + 1e-8)
+    assert abs(closed.objective - f(ref)) <= 1e-8 * f(ref)
+    assert np.max(np.abs(closed.q - ref)) <= 1e-6 * inst.Q
+    raw = problem212.solve_cvxpy(inst.pi, inst.s, inst.v, inst.Q, polish=False, kkt_tol=1e-2)
+    assert abs(raw.objective - closed.objective) <= 1e-7 * closed.objective
+    assert np.max(np.abs(raw.q - closed.q)) <= 1e-4 * inst.Q
+    polished = problem212.solve_cvxpy(inst.pi, inst.s, inst.v, inst.Q)
+    assert np.max(np.abs(polished.q - closed.q)) <= 1e-6 * inst.Q
+    assert closed.excluded == polished.excluded
+
+
+@given(weight_instances(min_clients=2, max_clients=6))
+def test_closed_form_satisfies_kkt(inst):
+    res = problem212.solve_closed_form(inst.pi, inst.s, inst.v, inst.Q)
+    assert_kkt(res.q, lambda q: f212(q, inst.pi, inst.s, inst.v), inst.Q)
+    assert res.kkt_residual < 1e-10
+    assert abs(res.objective - f212(res.q, inst.pi, inst.s, inst.v)) <= 1e-14 * res.objective
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_two_clients_against_a_fine_grid(seed):
+    rng = np.random.default_rng(seed)  # fixed local stream for a deterministic instance
+    pi, s = rng.uniform(0.05, 1.0, 2), np.exp(rng.uniform(-2, 2, 2))
+    v, Q = float(np.exp(rng.uniform(-2, 2))), 1.5
+
+    def along(x):
+        return f212(np.array([x, Q - x]), pi, s, v)
+
+    grid = np.linspace(0.0, Q, 20001)
+    x0 = grid[np.argmin([along(x) for x in grid])]
+    lo, hi = max(0.0, x0 - Q / 20000), min(Q, x0 + Q / 20000)
+    fine = minimize_scalar(along, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12})
+    cands = [(along(x), x) for x in (lo, hi, fine.x)]
+    best_f, best_x = min(cands)
+    res = problem212.solve_closed_form(pi, s, v, Q)
+    assert abs(res.objective - best_f) <= 1e-10 * best_f
+    assert abs(res.q[0] - best_x) <= 1e-5
+
+
+@given(weight_instances(min_clients=2, max_clients=8, s_mode="equal"))
+def test_equal_s_weights_are_nondecreasing_in_availability(inst):
+    # Eq. 224 with A_kk constant: q_k* = (ι*π_k − θ*)₊/A is nondecreasing in π_k.
+    res = problem212.solve_closed_form(inst.pi, inst.s, inst.v, inst.Q)
+    order = np.argsort(inst.pi, kind="stable")
+    assert np.all(np.diff(res.q[order]) >= -1e-12 * inst.Q)
+
+
+@given(weight_instances(min_clients=2, max_clients=8, s_mode="random"))
+def test_active_set_is_the_most_available_clients(inst):
+    # For ANY s: client k is excluded iff π_k ≤ τ* (Guideline A), verified on the output.
+    res = problem212.solve_closed_form(inst.pi, inst.s, inst.v, inst.Q)
+    active = res.q > 0
+    assert active.any()
+    if (~active).any():
+        assert inst.pi[active].min() > inst.pi[~active].max()
+
+
+def test_equal_sigma_can_reverse_monotonicity_when_nobody_is_excluded():
+    # With equal σ_k the diagonal of Σ is ∝ π_k (eq. 13), so eq. 224 reads q_k = (ι − θ/π_k)/c;
+    # when θ* < 0 (v small) every client is active and q_k* DEcreases with π_k. Grid-verified.
+    pi, c, v, Q = np.array([0.2, 0.9]), 1.0, 1e-3, 1.0
+    s = c * pi
+    x = np.linspace(1e-6, Q - 1e-6, 200001)
+    vals = (0.5 * (s[0] * x**2 + s[1] * (Q - x) ** 2) + v) / (pi[0] * x + pi[1] * (Q - x))
+    x_best = x[int(np.argmin(vals))]
+    assert x_best > Q / 2  # the LESS available client gets more weight
+    res = problem212.solve_closed_form(pi, s, v, Q)
+    assert abs(res.q[0] - x_best) < 1e-4
+    assert res.excluded == ()
+
+
+@settings(max_examples=20)
+@given(weight_instances(min_clients=2, max_clients=6, s_mode="with_zeros"))
+def test_degenerate_zero_noise_clients(inst):
+    f = lambda q: f212(q, inst.pi, inst.s, inst.v)  # noqa: E731
+    res = problem212.solve_closed_form(inst.pi, inst.s, inst.v, inst.Q)
+    ref = simplex_reference_minimum(f, inst.n, inst.Q, seed=7, starts=4)
+    assert res.objective <= f(ref) * (1 + 1e-8)
+    assert abs(res.objective - f(ref)) <= 1e-7 * f(ref)
+    zero = inst.s == 0
+    if zero.any():
+        # Only zero-noise clients at the top zero-noise availability may share the rest.
+        pi_z = inst.pi[zero].max()
+        assert np.all(res.q[zero & (inst.pi < pi_z)] == 0)
+
+
+def test_all_zero_noise_puts_everything_on_the_most_available():
+    pi = np.array([0.3, 0.8, 0.8, 0.5])
+    res = problem212.solve_closed_form(pi, np.zeros(4), 2.0, 1.0)
+    np.testing.assert_allclose(res.q, [0.0, 0.5, 0.5, 0.0])
+    assert res.objective == pytest.approx(2.0 / 0.8)  # v/(π_max Q)
+
+
+def test_result_dict_has_the_required_keys():
+    res = problem212.solve_closed_form([0.2, 0.9, 0.5], [1.0, 1.0, 1.0], 50.0, 1.0)
+    d = res.to_dict()
+    for key in ("status", "objective", "q", "p", "excluded", "kkt_residual", "solver"):
+        assert key in d
+    # By hand: at q = e₂, θ = (v − ½)/Q = 49.5 and ι = f = 50.5/0.9, so τ = θ/ι ≈ 0.882 lies in
+    # [π₃, π₂) = [0.5, 0.9): only client 2 stays (KKT is sufficient, the problem being convex).
+    assert d["excluded"] == [0, 2]
+    np.testing.assert_array_equal(res.q, [0.0, 1.0, 0.0])
+    assert d["objective"] == pytest.approx(50.5 / 0.9, rel=1e-15)
+    assert abs(sum(d["p"]) - 1.0) < 1e-15
+
+
+@pytest.mark.parametrize(
+    ("pi", "s", "v", "Q"),
+    [
+        ([0.5, 1.2], [1, 1], 1, 1),
+        ([0.5, 0.0], [1, 1], 1, 1),
+        ([0.5, 0.6], [1, -1], 1, 1),
+        ([0.5, 0.6], [1, 1, 1], 1, 1),
+        ([0.5, 0.6], [1, 1], 0, 1),
+        ([0.5, 0.6], [1, 1], 1, -2),
+        ([0.5, np.nan], [1, 1], 1, 1),
+        ([[0.5, 0.6]], [1, 1], 1, 1),
+    ],
+)
+def test_invalid_inputs_raise_input_error(pi, s, v, Q):
+    with pytest.raises(InputError):
+        problem212.solve_closed_form(pi, s, v, Q)
+    with pytest.raises(InputError):
+        problem212.solve_cvxpy(pi, s, v, Q)
+
+
+def test_single_client_gets_everything():
+    for solve in (problem212.solve_closed_form, problem212.solve_cvxpy):
+        res = solve([0.4], [2.0], 3.0, 2.5)
+        np.testing.assert_allclose(res.q, [2.5], rtol=1e-12)
+        assert res.objective == pytest.approx((0.5 * 2.0 * 2.5**2 + 3.0) / (0.4 * 2.5), rel=1e-12)

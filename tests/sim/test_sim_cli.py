@@ -1,0 +1,135 @@
+"""``fltheory simulate``: JSON summary, output files, shipped examples, one-line errors."""
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fltheory.cli.app import main
+from fltheory.sim.config import load_config
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+TINY = """
+name = "tiny"
+seed = 3
+seeds = 2
+dtype = "float64"
+[run]
+rounds = 6
+local_steps = 2
+batch_size = 4
+lr = 0.2
+[problem]
+kind = "synthetic_leaf"
+gamma = 0.5
+delta = 0.5
+n_clients = 8
+n_features = 5
+n_classes = 3
+max_samples = 60
+[availability]
+kind = "ca_fed"
+[[algorithms]]
+name = "unbiased"
+[[algorithms]]
+name = "ca_fed"
+kappa2 = 0.5
+estimator = "bayesian"
+[[algorithms]]
+name = "f3ast"
+k = 3
+"""
+
+
+DAY_CYCLE = 'kind = "day_cycle"\np = 0.5\namplitude = 0.1\nperiod = 24'
+
+
+def _write(tmp_path, text, name="c.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_json_summary_and_output_files(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["simulate", "--config", _write(tmp_path, TINY), "--json", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert captured.err == ""
+    assert summary["seeds"] == 2 and summary["rounds"] == 6 and summary["clients"] == 8
+    assert set(summary["algorithms"]) == {"unbiased", "ca_fed", "f3ast"}
+    stored = json.loads((out / "summary.json").read_text())
+    assert stored["summary"]["algorithms"].keys() == summary["algorithms"].keys()
+    assert stored["config"]["seed"] == 3
+    with (out / "rounds.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 3 * 2 * 6
+    unbiased = [float(r["objective"]) for r in rows if r["algorithm"] == "unbiased"]
+    assert summary["algorithms"]["unbiased"]["objective"]["time_average"] == pytest.approx(
+        np.mean(unbiased), rel=1e-8
+    )
+    arrays = np.load(out / "clients.npz")
+    assert arrays["ca_fed/weights"].shape == (2, 6, 8)
+    assert arrays["ca_fed/pi_hat"].shape == (2, 6, 8)
+    # Per-group weights: the four groups of the paper population, from the same arrays.
+    groups = summary["algorithms"]["f3ast"]["mean_weight_by_group"]
+    assert len(groups) == 4
+
+
+def test_seeds_override_and_rich_table(tmp_path, capsys):
+    assert main(["simulate", "--config", _write(tmp_path, TINY), "--seeds", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "1 seeds" in captured.out and "unbiased" in captured.out
+
+
+def test_same_seed_gives_identical_results(tmp_path, capsys):
+    path = _write(tmp_path, TINY)
+    outputs = []
+    for _ in range(2):
+        assert main(["simulate", "--config", path, "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        outputs.append({k: v["objective"] for k, v in result["algorithms"].items()})
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("name", ["sim_ca_fed_fig1a.toml", "sim_fedpbc_counterexample.toml"])
+def test_shipped_examples_parse(name):
+    cfg = load_config(EXAMPLES / name)
+    assert cfg.specs and cfg.settings.rounds >= 200
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        (lambda t: t.replace('name = "unbiased"', 'name = "nope"'), "unknown algorithm"),
+        (lambda t: t.replace("rounds = 6", "rounds = 6\nbogus = 1"), "unknown key(s): bogus"),
+        (lambda t: t.replace("rounds = 6", 'rounds = "six"'), "'rounds' has the wrong type"),
+        (lambda t: t.replace('kind = "ca_fed"', 'kind = "two_state"\npi = 0.5'), "missing 'lam2'"),
+        (lambda t: t.replace("k = 3", "k = 30"), "needs 1 <= k <= 8"),
+        (lambda t: t.replace("kappa2 = 0.5", "kappa2 = -1"), "kappa2 >= 0"),
+        (lambda t: t + "\n[[", "invalid TOML"),
+        (lambda t: t.replace('estimator = "bayesian"', 'estimator = "psychic"'), "estimator"),
+        (lambda t: t.replace("lr = 0.2", "lr = -0.2"), "learning rate"),
+        (
+            lambda t: t.replace('kind = "ca_fed"', DAY_CYCLE).replace('"bayesian"', '"oracle"'),
+            "does not define",
+        ),
+    ],
+)
+def test_config_errors_are_one_line_exit_2(tmp_path, capsys, edit, fragment):
+    assert main(["simulate", "--config", _write(tmp_path, edit(TINY)), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fltheory: error:")
+    assert fragment in lines[0]
+
+
+def test_missing_config_and_bad_device(tmp_path, capsys):
+    assert main(["simulate", "--config", str(tmp_path / "absent.toml")]) == 2
+    assert "not found" in capsys.readouterr().err
+    assert main(["simulate", "--config", _write(tmp_path, TINY), "--device", "tpu"]) == 2
+    assert "device" in capsys.readouterr().err
