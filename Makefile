@@ -30,11 +30,14 @@ format: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# One BLAS thread per pytest worker: two workers on two cores, no oversubscription.
+TEST_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+
 test: lint
-	$(BIN)/python -m pytest -n 2 -m "not slow" -q
+	$(TEST_ENV) $(BIN)/python -m pytest -n 2 -m "not slow" -q
 
 test-all: lint
-	$(BIN)/python -m pytest -n 2 -q
+	$(TEST_ENV) $(BIN)/python -m pytest -n 2 -q
 
 bench: venv
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done

@@ -1,1 +1,31 @@
-"""Availability chains and their constants (CA-Fed ToN Sections II-A, III-D; Appendices B2, F)."""
+"""Availability chains and their constants (CA-Fed ToN Sections II-A, III-D; Appendices B2, F).
+
+* :class:`MarkovChain`: a dense finite chain (optionally mapping states to active clients), with
+  GTH stationary distribution, λ̄₂, λ(P), Jordan data and the Lemma 16 constants C_P, T_P.
+* :class:`ProductChain`: independent two-state clients, never building the 2^N × 2^N matrix.
+* :class:`ClusteredChain`: clusters of clients sharing one two-state chain.
+* :func:`ca_fed_population`: the population of Section V-A(a).
+* :func:`estimate_availability`, :func:`running_estimates`: Section IV-B estimators.
+* :class:`ChainConstants`: what every chain hands to the bounds.
+"""
+
+from fltheory.markov.chain import MarkovChain
+from fltheory.markov.clustered import ClusteredChain
+from fltheory.markov.constants import ChainConstants
+from fltheory.markov.estimators import estimate_availability, running_estimates
+from fltheory.markov.population import ca_fed_population
+from fltheory.markov.product import ProductChain
+from fltheory.markov.two_state import lambda2_range, two_state_matrix, two_state_params
+
+__all__ = [
+    "ChainConstants",
+    "ClusteredChain",
+    "MarkovChain",
+    "ProductChain",
+    "ca_fed_population",
+    "estimate_availability",
+    "lambda2_range",
+    "running_estimates",
+    "two_state_matrix",
+    "two_state_params",
+]

@@ -1,0 +1,13 @@
+"""The vectorised PyTorch simulator of FL under client availability (CA-Fed ToN eqs. 2–3).
+
+* :mod:`~fltheory.sim.availability` — availability processes drawing (R, T, N) traces once per
+  comparison from seeded streams; :mod:`~fltheory.sim.availability_io` — recorded traces.
+* :mod:`~fltheory.sim.data`, :mod:`~fltheory.sim.models`, :mod:`~fltheory.sim.problems` —
+  data sets (ragged), models with batched closed-form gradients, tensor problems.
+* :mod:`~fltheory.sim.algorithms` — one module per aggregation strategy, each a pure
+  per-round weight rule (FedAvg, Unbiased, More available, AdaFed, F3AST, CA-Fed).
+* :mod:`~fltheory.sim.engine` — the vectorised engine (seeds × clients as batch dimensions);
+  :mod:`~fltheory.sim.reference` — the plain per-client loop it is tested against.
+* :mod:`~fltheory.sim.compare`, :mod:`~fltheory.sim.config`, :mod:`~fltheory.sim.run_config`,
+  :mod:`~fltheory.sim.results` — comparisons on one shared trace, TOML configs, output files.
+"""

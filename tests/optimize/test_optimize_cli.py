@@ -47,7 +47,8 @@ def test_problem_212_answer_is_the_brute_force_minimum(capsys):
     q = np.array(payload["q"])
     assert abs(payload["objective"] - f(q)) <= 1e-12 * f(q)
     assert f(q) <= f(ref) * (1 + 1e-9)
-    np.testing.assert_allclose(q, ref, atol=1e-6)
+    # SLSQP gives q only to ~√tol on this flat objective; the objective check above is sharp.
+    np.testing.assert_allclose(q, ref, atol=1e-4)
 
 
 def test_cvxpy_method_agrees_with_the_closed_form(capsys):

@@ -84,3 +84,15 @@ def test_quadratic_optimum_is_a_stationary_point_of_the_objective():
     (g,) = torch.autograd.grad(problem.objective(w).sum(), w)
     assert float(g.abs().max()) < 1e-12
     assert float(problem.distance(w.detach())[0]) == 0.0
+
+
+def test_softmax_correct_matches_argmax_including_ties():
+    model = SoftmaxRegression(3, 4, ridge=0.0)
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(50, 3, generator=g, dtype=torch.float64)
+    y = torch.randint(0, 4, (50,), generator=g)
+    w = torch.randn(3, model.n_params, generator=g, dtype=torch.float64)
+    w[0] = 0.0  # all scores tie: argmax picks class 0, so only label 0 counts as correct
+    expected = model.logits(w, x).argmax(1) == y
+    torch.testing.assert_close(model.correct(w, x, y), expected)
+    assert model.correct(w, x, y)[0].tolist() == (y == 0).tolist()

@@ -74,8 +74,8 @@ def get_weights(
     """The get() function of Algorithm 1 (lines 13–21), batched over rows.
 
     ``order`` (R, N) lists the clients in the order they are tried. Each trial is evaluated
-    incrementally: with w = π ⊙ q, S = Σw and U = Σ(F̂ − F̂*)w, dropping k gives
-    ⟨F̂ − F̂*, p⟩ = (U − e_k w_k)/(S − w_k) and 2·d_TV = Σ_j |α_j − w_j/(S − w_k)| − |α_k − w_k/(S − w_k)| + α_k.
+    incrementally: with w = π ⊙ q, S = Σw, U = Σ(F̂ − F̂*)w and S' = S − w_k, dropping k gives
+    ⟨F̂ − F̂*, p⟩ = (U − e_k w_k)/S' and 2·d_TV = Σ_j |α_j − w_j/S'| − |α_k − w_k/S'| + α_k.
     Trying a client whose weight is already 0 changes nothing and is skipped.
     """
     rows = np.arange(q.shape[0])
