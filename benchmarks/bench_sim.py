@@ -5,7 +5,8 @@ steps, minibatches of 32, the objective and test accuracy evaluated every round,
 algorithms (examples/sim_ca_fed_fig1a.toml). The vectorised engine runs the whole comparison
 (R seeds × T rounds, one shared trace); the loop runs fewer rounds and seeds, and its time is
 extrapolated linearly in seeds × rounds (each seed-round costs the same in the loop). Rates are
-seed-rounds per second. torch uses ``--threads`` intra-op threads (default 1).
+seed-rounds per second, after an untimed 3-round warm-up of both. torch uses ``--threads``
+intra-op threads (default 1).
 
     python benchmarks/bench_sim.py [--seeds 10] [--rounds 200] [--loop-rounds 10]
 """
@@ -37,6 +38,12 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     cfg = load_config(ROOT / "examples" / "sim_ca_fed_fig1a.toml", device="cpu")
     settings = replace(cfg.settings, rounds=args.rounds)
+
+    # Warm-up (library initialisation, first-touch allocations), not timed.
+    warm = Setup(cfg.problem, cfg.process, replace(settings, rounds=3), cfg.seed, 2, cfg.prior)
+    for spec in cfg.specs:
+        warm.run(spec)
+        warm.run(spec, implementation="reference")
 
     start = time.perf_counter()
     setup = Setup(cfg.problem, cfg.process, settings, cfg.seed, args.seeds, cfg.prior)

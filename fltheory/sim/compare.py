@@ -49,6 +49,12 @@ class Setup:
                 know = bayesian_knowledge(self.trace, self.prior)
             self._knowledge[spec.estimator] = know
         know = self._knowledge[spec.estimator]
+        if spec.algorithm.needs_pi and not (know.pi_ > 0).all():
+            k = int(np.argmin(know.pi_.reshape(-1, know.pi_.shape[-1]).min(0)))
+            raise InputError(
+                f"{spec.label} divides by the availability, but client {k} has pi = 0 "
+                "(never active): use estimator = 'bayesian' or drop the client"
+            )
         if spec.algorithm.needs_lam2 and know.lam2_ is None:
             raise InputError(
                 f"{spec.label} needs each client's lambda2, which this availability process "

@@ -81,7 +81,8 @@ def run_vectorised(
             if rr.size:
                 first = None if idx_t is None else torch.as_tensor(idx_t[rr, 0, kk], device=device)
                 kk_t = torch.as_tensor(kk, device=device)
-                losses[rr, kk] = problem.losses(w[rr], kk_t, first).double().cpu().numpy()
+                theta = w[torch.as_tensor(rr, device=device)]
+                losses[rr, kk] = problem.losses(theta, kk_t, first).double().cpu().numpy()
         lam2 = knowledge.lam2(t, reps) if alg.needs_lam2 else None
         inp = RoundInput(t, mask, alpha, knowledge.pi(t, reps), lam2, losses)
         q, state = alg.weights(inp, state)

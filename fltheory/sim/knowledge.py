@@ -35,8 +35,8 @@ class Knowledge:
 
 def oracle_knowledge(pi: np.ndarray, lam2: np.ndarray | None) -> Knowledge:
     pi = np.asarray(pi, dtype=float)
-    if not ((pi > 0).all() and (pi <= 1).all()):
-        raise InputError("oracle availabilities must lie in (0, 1] (q = α/π needs π > 0)")
+    if not ((pi >= 0).all() and (pi <= 1).all()):
+        raise InputError("oracle availabilities must lie in [0, 1]")
     return Knowledge(pi, None if lam2 is None else np.asarray(lam2, dtype=float), False)
 
 

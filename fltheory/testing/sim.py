@@ -7,11 +7,6 @@ from hypothesis.extra.numpy import arrays
 from fltheory.testing.product import two_state_params
 
 
-def probability_vectors(n: int, low: float = 0.05) -> st.SearchStrategy[np.ndarray]:
-    """(n,) availabilities in [low, 1]."""
-    return arrays(float, (n,), elements=st.floats(low, 1.0, allow_nan=False))
-
-
 def simplex(n: int) -> st.SearchStrategy[np.ndarray]:
     """(n,) positive weights summing to 1 (target importance α)."""
     raw = arrays(float, (n,), elements=st.floats(0.05, 1.0, allow_nan=False))

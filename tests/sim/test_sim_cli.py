@@ -133,3 +133,66 @@ def test_missing_config_and_bad_device(tmp_path, capsys):
     assert "not found" in capsys.readouterr().err
     assert main(["simulate", "--config", _write(tmp_path, TINY), "--device", "tpu"]) == 2
     assert "device" in capsys.readouterr().err
+
+
+BASE = """
+seeds = 2
+dtype = "float64"
+[run]
+rounds = 4
+local_steps = 1
+batch_size = 2
+[problem]
+{problem}
+[availability]
+{availability}
+[[algorithms]]
+name = "adafed"
+estimator = "bayesian"
+[[algorithms]]
+name = "fedavg"
+rule = "fixed"
+"""
+
+
+def test_zero_oracle_availability_is_refused_only_where_it_divides(tmp_path, capsys):
+    (tmp_path / "t.csv").write_text("1,0\n1,0\n0,0\n")
+    text = (
+        'seeds = 1\n[run]\nrounds = 3\n[problem]\nkind = "fedpbc_quadratic"\nn_clients = 2\n'
+        'dim = 2\n[availability]\nkind = "trace"\npath = "t.csv"\n'
+        '[[algorithms]]\nname = "fedavg"\n[[algorithms]]\nname = "unbiased"\n'
+    )
+    assert main(["simulate", "--config", _write(tmp_path, text), "--json"]) == 2
+    assert "client 1 has pi = 0" in capsys.readouterr().err
+
+
+PROBLEMS = {
+    "binary": 'kind = "binary_synthetic"\nn_clients = 6\nn_train = 5\nn_test = 3',
+    "fedpbc": 'kind = "fedpbc_quadratic"\nn_clients = 6\ndim = 3',
+    "quadratic": 'kind = "quadratic"\nu = [[0, 1], [1, 0], [2, 2], [0, 0], [1, 1], [3, 0]]\n'
+    "hess = [[1, 2], [1, 1], [2, 2], [1, 3], [1, 1], [2, 1]]",
+}
+
+AVAILABILITY = {
+    "two_state": 'kind = "two_state"\npi = 0.5\nlam2 = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]',
+    "clustered": 'kind = "clustered"\npi = [0.9, 0.2]\nlam2 = [0.0, 0.5]',
+    "bernoulli": 'kind = "bernoulli"\np_groups = [0.3, 0.8]',
+    "noise": 'kind = "uniform_noise"\np = 0.5\nhalf_width = 0.1',
+    "cycle": 'kind = "day_cycle"\np = 0.5\namplitude = 0.2\nperiod = 3\nphase = 0.25',
+    "chain": 'kind = "finite_chain"\nmatrix = [[0.5, 0.5], [0.2, 0.8]]\n'
+    "state_clients = [[1, 0, 1, 0, 1, 0], [0, 1, 1, 1, 0, 1]]",
+    "csv": 'kind = "clients_csv"\npath = "clients.csv"',
+    "trace": 'kind = "trace"\npath = "trace.csv"',
+}
+
+
+@pytest.mark.parametrize("problem", sorted(PROBLEMS))
+@pytest.mark.parametrize("availability", sorted(AVAILABILITY))
+def test_every_problem_and_availability_kind_runs(tmp_path, capsys, problem, availability):
+    (tmp_path / "clients.csv").write_text("pi,lambda2\n" + "0.5,0.3\n" * 6)
+    # Client 3 is never active in the trace: fine for FedAvg, which never divides by π.
+    (tmp_path / "trace.csv").write_text("\n".join(["1,0,1,0,1,1", "0,1,1,0,1,0"] * 3) + "\n")
+    text = BASE.format(problem=PROBLEMS[problem], availability=AVAILABILITY[availability])
+    assert main(["simulate", "--config", _write(tmp_path, text), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["clients"] == 6 and set(summary["algorithms"]) == {"adafed", "fedavg"}

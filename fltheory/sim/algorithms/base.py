@@ -41,6 +41,8 @@ class Algorithm:
     name: ClassVar[str] = "algorithm"
     needs_losses: ClassVar[bool] = False
     needs_lam2: ClassVar[bool] = False
+    #: Whether the rule divides by the availability π (then every π must be > 0).
+    needs_pi: ClassVar[bool] = True
 
     def init_state(self, reps: int, alpha: np.ndarray, pi0: np.ndarray) -> State:
         """State before round 0 (``pi0``: the (R, N) availability known at round 0)."""

@@ -43,6 +43,10 @@ class F3AST(Algorithm):
     r0: str = "alpha"
     name: ClassVar[str] = "f3ast"
 
+    @property
+    def needs_pi(self) -> bool:  # type: ignore[override]
+        return self.r0 == "pi"
+
     def init_state(self, reps, alpha, pi0):
         r = np.broadcast_to(alpha if self.r0 == "alpha" else pi0, (reps, alpha.size))
         return {"r": np.array(r, dtype=float)}

@@ -32,6 +32,7 @@ class FedAvg(Algorithm):
     rule: str = "mean"
     q: np.ndarray | None = None
     name: ClassVar[str] = "fedavg"
+    needs_pi: ClassVar[bool] = False
 
     def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:
         if self.rule == "mean":
