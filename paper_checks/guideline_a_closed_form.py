@@ -95,14 +95,16 @@ def main(argv: list[str] | None = None) -> int:
     low = np.flatnonzero(np.isclose(setup.pi, 0.1))
     claims = [
         ClaimResult(
-            "the support of problem (212)'s q* is a set of most available clients", SOURCE,
+            "the support of problem (212)'s q* is a set of most available clients",
+            SOURCE,
             f"upper set of π on all {count} instances, closed form and cvxpy; some exclusions",
             f"closed form {upper_cf}/{count}, cvxpy {upper_cvx}/{count}; "
             f"{with_exclusion} instances exclude someone",
             upper_cf == upper_cvx == count and 0 < with_exclusion < count,
         ),
         ClaimResult(
-            "closed form (App. E2–E3) and cvxpy (perspective form 214) agree", SOURCE,
+            "closed form (App. E2–E3) and cvxpy (perspective form 214) agree",
+            SOURCE,
             "objective within 1e-7 relative and identical supports",
             f"max relative objective gap {worst_obj:.1e}; same support {same_support}/{count}",
             worst_obj <= 1e-7 and same_support == count,
@@ -117,14 +119,15 @@ def main(argv: list[str] | None = None) -> int:
         ),
         ClaimResult(
             "with Σ_kk ∝ π_k (equal σ_k), q* rises with π only when θ* ≥ 0; when θ* < 0 it "
-            "falls with π (App. E2 holds Σ_kk fixed)", SOURCE + " and eq. 13 (Σ)",
+            "falls with π (App. E2 holds Σ_kk fixed)",
+            SOURCE + " and eq. 13 (Σ)",
             "both regimes occur; each instance is monotone in its regime's direction; "
             "cvxpy confirms a strictly decreasing θ* < 0 instance",
             "; ".join(f"{k}: {ok}/{n} in order" for k, (n, ok) in regimes.items())
             + f"; cvxpy decreasing: {cvx_decreasing}",
             all(n > 0 and ok == n for n, ok in regimes.values()) and bool(cvx_decreasing),
         ),
-    ]  # fmt: skip
+    ]
     return report(claims, as_json=args.json)
 
 

@@ -53,20 +53,25 @@ def main(argv: list[str] | None = None) -> int:
     small_expected = (float(np.max(np.abs(pop.lam2[sample[3:]]))) + 1.0) / 2.0
 
     order = exclude_by_correlation(pop.lam2, count=99)
-    path = [reduced_chain_lambda(pop.pi, pop.lam2, np.setdiff1d(np.arange(100), order[:k])) for k in range(51)]
+    path = [
+        reduced_chain_lambda(pop.pi, pop.lam2, np.setdiff1d(np.arange(100), order[:k]))
+        for k in range(51)
+    ]
     first_drop = next(k for k, v in enumerate(path) if v < lam_full)
     less_corr = np.flatnonzero(pop.labels == GROUP_NAMES.index("less available, correlated"))
     lam_less_corr = chain.exclude(less_corr).lam
     factor = (1.0 / math.log(1.0 / lam_full), 1.0 / math.log(1.0 / reduced.lam))
     claims = [
         ClaimResult(
-            "λ(P) of the paper's population is 0.95", SOURCE,
-            "ProductChain.lam = (ν + 1)/2 = 0.95 (to 1e-15)", f"{lam_full!r}",
+            "λ(P) of the paper's population is 0.95",
+            SOURCE,
+            "ProductChain.lam = (ν + 1)/2 = 0.95 (to 1e-15)",
+            f"{lam_full!r}",
             abs(lam_full - 0.95) <= 1e-15,
         ),
         ClaimResult(
-            "Guideline B excludes the correlated clients and λ(P′) falls to the max over the "
-            "rest", SOURCE,
+            "Guideline B excludes the correlated clients and λ(P′) falls to the max over the rest",
+            SOURCE,
             f"excluded set = the 50 clients with λ₂ = ν; λ(P′) = (max|λ₂,weak| + 1)/2 = "
             f"{expected_reduced:.6f}; dense check on an 8-client subsample",
             f"excluded {excluded.size} (same set: {bool(np.array_equal(excluded, correlated))}); "
@@ -78,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             and abs(dense_reduced - small_expected) <= 1e-12,
         ),
         ClaimResult(
-            "λ(P′) drops only when every correlated client is excluded", SOURCE,
+            "λ(P′) drops only when every correlated client is excluded",
+            SOURCE,
             "λ(P′) = 0.95 for 0..49 exclusions in Guideline B's order, below after 50; "
             "excluding only the less available, correlated group keeps 0.95",
             f"first drop after {first_drop} exclusions (to {path[first_drop]:.4f}); "
@@ -86,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             f"1/ln(1/λ): {factor[0]:.2f} → {factor[1]:.2f}",
             first_drop == 50 and abs(lam_less_corr - 0.95) <= 1e-15,
         ),
-    ]  # fmt: skip
+    ]
     return report(claims, as_json=args.json)
 
 

@@ -68,23 +68,28 @@ def main(argv: list[str] | None = None) -> int:
     claims = [
         ClaimResult(
             "max_k 1/((1 − λ_k)π_k) = 100, attained by the less available, correlated clients",
-            SOURCE, "ProductChain.hitting_time = 100 (to 1e-12 relative)",
+            SOURCE,
+            "ProductChain.hitting_time = 100 (to 1e-12 relative)",
             f"{chain.hitting_time!r}; per group: "
             + ", ".join(f"{k}: {v:.4g}" for k, v in group_max.items()),
             abs(chain.hitting_time / 100.0 - 1.0) <= 1e-12
             and bool(pop.labels[slowest] == GROUP_NAMES.index("less available, correlated")),
         ),
         ClaimResult(
-            "for a two-state chain 1/((1 − λ₂)π) is the expected wait 1/P(0→1)", SOURCE,
+            "for a two-state chain 1/((1 − λ₂)π) is the expected wait 1/P(0→1)",
+            SOURCE,
             "first-step analysis on eq. 236 = formula = 100 exactly (π = 1/10, λ₂ = 9/10)",
-            f"first step {first_step}, formula {formula}", first_step == formula == 100,
+            f"first step {first_step}, formula {formula}",
+            first_step == formula == 100,
         ),
         ClaimResult(
-            "Monte Carlo waiting time of the slowest client", SOURCE,
-            "|mean − 100| ≤ 4 SE", f"{mean:.2f} ± {se:.2f} over {runs} runs",
+            "Monte Carlo waiting time of the slowest client",
+            SOURCE,
+            "|mean − 100| ≤ 4 SE",
+            f"{mean:.2f} ± {se:.2f} over {runs} runs",
             abs(mean - 100.0) <= 4.0 * se,
         ),
-    ]  # fmt: skip
+    ]
     return report(claims, as_json=args.json)
 
 

@@ -83,7 +83,9 @@ def random_chains(count: int) -> list[tuple[str, MarkovChain, bool]]:
         out.append((f"random float #{i}", MarkovChain(W / W.sum(axis=1, keepdims=True)), False))
     for i in range(max(1, count // 4)):
         M = int(rng.integers(3, 6))
-        rows = [[sympy.Rational(int(w), int(r.sum())) for w in r] for r in rng.integers(1, 10, (M, M))]
+        rows = [
+            [sympy.Rational(int(w), int(r.sum())) for w in r] for r in rng.integers(1, 10, (M, M))
+        ]
         out.append((f"random rational #{i}", MarkovChain.from_rational(rows), True))
     return out
 
@@ -123,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     defective_T = [r for r in ratios if r[0].startswith("defective")]
     claims = [
         ClaimResult(
-            "eq. 5 holds from T_P on", SOURCE,
+            "eq. 5 holds from T_P on",
+            SOURCE,
             f"E(t) ≤ C_P λ(P)ᵗ for T_P ≤ t ≤ t_stop on {len(chains)} chains "
             f"({len(DEFECTIVE)} with Jordan blocks)",
             f"largest E(t)/(C_P λᵗ) = {worst[1]:.3g} ({worst[0]}); T_P of the defective "
@@ -131,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{max(r[2] for r in ratios):.3g}",
             worst[1] <= 1.0 + 1e-9,
         ),
-    ]  # fmt: skip
+    ]
 
     chain, _ = block_085()
     record = chain.lemma16(exact=True)
@@ -143,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     claims.append(
         ClaimResult(
             "one Jordan block of size 2 at 0.85: eq. 157's T_P lies below the entrywise "
-            "threshold, which equals T_P_safe", SOURCE + " (entrywise step of [15, Lemma 1])",
+            "threshold, which equals T_P_safe",
+            SOURCE + " (entrywise step of [15, Lemma 1])",
             "T_P = 46 < T_entrywise = 48 = T_P_safe, in the library, from eq. 157 written out "
             "afresh, and by brute force over t",
             f"library (T_P, T_P_safe, T_entrywise) = {library}; eq. 157 afresh (T_P, safe) = "

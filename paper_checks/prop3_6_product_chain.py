@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="fewer, smaller chains")
     args = parser.parse_args(argv)
-    count, max_clients = (8, 5) if args.quick else (40, 7)
+    count, max_clients = (8, 5) if args.quick else (100, 8)
     rows = [check(pi, lam) for pi, lam in random_instances(count, max_clients)]
     n = len(rows)
 
@@ -102,24 +102,29 @@ def main(argv: list[str] | None = None) -> int:
     repeated = [r["log_C_P_gap"] for r in rows if not r["simple"]]
     claims = [
         ClaimResult(
-            "Prop. 3: the stationary law of ⊗ₖ Pₖ is ⊗ₖ ρₖ", SOURCE + ", eq. 231",
+            "Prop. 3: the stationary law of ⊗ₖ Pₖ is ⊗ₖ ρₖ",
+            SOURCE + ", eq. 231",
             "max relative difference to dense GTH ≤ 1e-12 and ‖ρᵀP − ρᵀ‖∞ ≤ 1e-14",
             f"{worst('stationary'):.2e} and {worst('stationary_residual'):.2e} over {n} chains",
             worst("stationary") <= 1e-12 and worst("stationary_residual") <= 1e-14,
         ),
         ClaimResult(
-            "Prop. 4: ⊗ₖ vₖ is a left eigenvector of P with eigenvalue Πₖ μₖ", SOURCE + ", eq. 232",
+            "Prop. 4: ⊗ₖ vₖ is a left eigenvector of P with eigenvalue Πₖ μₖ",
+            SOURCE + ", eq. 232",
             "max |(VP − ΛV)_ij| ≤ 1e-13 over all 2^N Kronecker vectors",
-            f"{worst('eigvec_residual'):.2e} over {n} chains", worst("eigvec_residual") <= 1e-13,
+            f"{worst('eigvec_residual'):.2e} over {n} chains",
+            worst("eigvec_residual") <= 1e-13,
         ),
         ClaimResult(
-            "Prop. 5: spec(P) = {Πₖ μₖ} as a multiset", SOURCE + ", eqs. 233, 235",
+            "Prop. 5: spec(P) = {Πₖ μₖ} as a multiset",
+            SOURCE + ", eqs. 233, 235",
             "sorted numpy eigenvalues match the sorted products to 1e-10 (imaginary parts too)",
             f"max difference {worst('spectrum'):.2e}, max |imag| {worst('imag'):.2e}",
             worst("spectrum") <= 1e-10 and worst("imag") <= 1e-10,
         ),
         ClaimResult(
-            "Prop. 6: λ̄₂(P) = maxₖ |λ₂,ₖ| and λ(P) = maxₖ λ(Pₖ)", SOURCE + ", eq. 234",
+            "Prop. 6: λ̄₂(P) = maxₖ |λ₂,ₖ| and λ(P) = maxₖ λ(Pₖ)",
+            SOURCE + ", eq. 234",
             "dense MarkovChain, plain eigvals sort and ProductChain agree with maxₖ to 1e-12",
             f"dense {worst('slem_dense'):.1e}, eigvals {worst('slem_eigvals'):.1e}, "
             f"structured {worst('slem_structured'):.1e}, λ(P) {worst('lam'):.1e}",
@@ -138,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             and max(map(abs, simple), default=0.0) <= 1e-8
             and min(repeated, default=0.0) >= -1e-8,
         ),
-    ]  # fmt: skip
+    ]
     return report(claims, as_json=args.json)
 
 

@@ -13,7 +13,6 @@ Options: ``--json`` (one JSON object), ``--quick`` (accepted; the script already
 """
 
 import argparse
-
 import math
 import sys
 

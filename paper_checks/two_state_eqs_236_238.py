@@ -95,21 +95,27 @@ def main(argv: list[str] | None = None) -> int:
         ),
         ClaimResult(
             "eq. 237: [(1 − p₁)/(2 − p₀ − p₁), (1 − p₀)/(2 − p₀ − p₁)] = [1 − π, π] and is "
-            "stationary", SOURCE + ", eq. 237",
+            "stationary",
+            SOURCE + ", eq. 237",
             f"exact equality and ρP = ρ at all {n} points",
-            f"equal {ok_237}/{n}, stationary {ok_stat}/{n}", ok_237 == ok_stat == n,
+            f"equal {ok_237}/{n}, stationary {ok_stat}/{n}",
+            ok_237 == ok_stat == n,
         ),
         ClaimResult(
-            "eq. 238: p₀ + p₁ − 1 = λ₂, an eigenvalue of P", SOURCE + ", eq. 238",
+            "eq. 238: p₀ + p₁ − 1 = λ₂, an eigenvalue of P",
+            SOURCE + ", eq. 238",
             f"exact equality and det(P − λ₂I) = 0 at all {n} points",
-            f"equal {ok_238}/{n}, det = 0 {ok_eig}/{n}", ok_238 == ok_eig == n,
+            f"equal {ok_238}/{n}, det = 0 {ok_eig}/{n}",
+            ok_238 == ok_eig == n,
         ),
         ClaimResult(
-            "the float builders reproduce eqs. 236–238", "fltheory.markov.two_state",
+            "the float builders reproduce eqs. 236–238",
+            "fltheory.markov.two_state",
             "max |two_state_matrix − exact| ≤ 4e-16; two_state_params recovers (π, λ₂) to 2e-15",
-            f"{err_matrix:.1e} and {err_params:.1e}", err_matrix <= 4e-16 and err_params <= 2e-15,
+            f"{err_matrix:.1e} and {err_params:.1e}",
+            err_matrix <= 4e-16 and err_params <= 2e-15,
         ),
-    ]  # fmt: skip
+    ]
     return report(claims, as_json=args.json)
 
 

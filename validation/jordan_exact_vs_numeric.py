@@ -47,12 +47,18 @@ def part1(count: int) -> list[dict]:
         chain = MarkovChain.from_rational(random_rational(rng, M))
         ex, de = chain.constants(exact=True), chain.constants(exact=False)
         complex_pair = bool(np.any(np.abs(chain.nonunit_spectrum.imag) > 1e-12))
-        rows.append({
-            "chain": f"random M={M} #{i}", "complex": complex_pair,
-            "slem_exact": ex.slem, "d_slem": abs(ex.slem - de.slem),
-            "log_C_P_exact": ex.log_C_P, "d_log_C_P": abs(ex.log_C_P - de.log_C_P),
-            "T_P_exact": ex.T_P, "T_P_dense": de.T_P,
-        })  # fmt: skip
+        rows.append(
+            {
+                "chain": f"random M={M} #{i}",
+                "complex": complex_pair,
+                "slem_exact": ex.slem,
+                "d_slem": abs(ex.slem - de.slem),
+                "log_C_P_exact": ex.log_C_P,
+                "d_log_C_P": abs(ex.log_C_P - de.log_C_P),
+                "T_P_exact": ex.T_P,
+                "T_P_dense": de.T_P,
+            }
+        )
     return rows
 
 
@@ -61,27 +67,43 @@ def constructed() -> list[tuple[str, sympy.Matrix, str]]:
     beta = R(1, 2)
     rho = [R(1, 10), R(2, 10), R(3, 10), R(15, 100), R(25, 100)]
     rank_one = beta * sympy.eye(5) + (1 - beta) * sympy.ones(5, 1) * sympy.Matrix([rho])
-    P1 = sympy.Matrix([[R(1, 2), R(3, 10), R(1, 5)], [R(1, 10), R(3, 5), R(3, 10)],
-                       [R(2, 5), R(1, 10), R(1, 2)]])  # fmt: skip
-    two = [sympy.Matrix([[R(3, 4), R(1, 4)], [R(1, 4), R(3, 4)]]),
-           sympy.Matrix([[R(4, 5), R(1, 5)], [R(3, 10), R(7, 10)]])]  # fmt: skip
+    P1 = sympy.Matrix(
+        [[R(1, 2), R(3, 10), R(1, 5)], [R(1, 10), R(3, 5), R(3, 10)], [R(2, 5), R(1, 10), R(1, 2)]]
+    )
+    two = [
+        sympy.Matrix([[R(3, 4), R(1, 4)], [R(1, 4), R(3, 4)]]),
+        sympy.Matrix([[R(4, 5), R(1, 5)], [R(3, 10), R(7, 10)]]),
+    ]
     return [
-        ("one Jordan block of size 2",
-         defective_chain([2, 1, 1], [(R(1, 2), 2)], lazy=R(1, 4)).P, "refused"),
-        ("one Jordan block of size 3",
-         defective_chain([2, 1, 3, 1], [(R(-1, 2), 3)], lazy=R(1, 4)).P, "refused"),
-        ("size-2 block at 0.85 (Lemma 16 check)",
-         defective_chain([1, 1, 1], [(0, 2)], lazy=R(17, 20)).P, "refused"),
-        ("pair split by 1e-10 (κ ~ 1e10)",
-         defective_chain([2, 1, 1], [(R(1, 2), 2)], lazy=R(1, 4), shifts=[0, R(1, 10**10)]).P,
-         "refused"),
-        ("pair split by 1e-2",
-         defective_chain([2, 1, 1], [(R(1, 2), 2)], lazy=R(1, 4), shifts=[0, R(1, 100)]).P,
-         "accepted"),
+        (
+            "one Jordan block of size 2",
+            defective_chain([2, 1, 1], [(R(1, 2), 2)], lazy=R(1, 4)).P,
+            "refused",
+        ),
+        (
+            "one Jordan block of size 3",
+            defective_chain([2, 1, 3, 1], [(R(-1, 2), 3)], lazy=R(1, 4)).P,
+            "refused",
+        ),
+        (
+            "size-2 block at 0.85 (Lemma 16 check)",
+            defective_chain([1, 1, 1], [(0, 2)], lazy=R(17, 20)).P,
+            "refused",
+        ),
+        (
+            "pair split by 1e-10 (κ ~ 1e10)",
+            defective_chain([2, 1, 1], [(R(1, 2), 2)], lazy=R(1, 4), shifts=[0, R(1, 10**10)]).P,
+            "refused",
+        ),
+        (
+            "pair split by 1e-2",
+            defective_chain([2, 1, 1], [(R(1, 2), 2)], lazy=R(1, 4), shifts=[0, R(1, 100)]).P,
+            "accepted",
+        ),
         ("βI + (1−β)1ρᵀ, β = 1/2 (4-fold 1/2)", rank_one, "accepted"),
         ("P₁ ⊗ P₁ (repeated products)", sympy.kronecker_product(P1, P1), "accepted"),
         ("two-state ⊗ two-state, equal λ₂", sympy.kronecker_product(*two), "accepted"),
-    ]  # fmt: skip
+    ]
 
 
 def part2() -> list[dict]:
@@ -90,9 +112,15 @@ def part2() -> list[dict]:
         chain = MarkovChain.from_rational(P)
         exact = chain.lemma16(exact=True)
         sizes = sorted((n for _, n in exact.blocks[1:]), reverse=True)
-        row = {"chain": name, "expected": expected, "exact_block_sizes": sizes,
-               "exact_blocks": ", ".join(f"{n}×{c}" if c > 1 else str(n)
-                                         for n, c in sorted(Counter(sizes).items(), reverse=True))}  # fmt: skip
+        row = {
+            "chain": name,
+            "expected": expected,
+            "exact_block_sizes": sizes,
+            "exact_blocks": ", ".join(
+                f"{n}×{c}" if c > 1 else str(n)
+                for n, c in sorted(Counter(sizes).items(), reverse=True)
+            ),
+        }
         try:
             numeric_jordan(np.asarray(chain.P), fallback=False)
             row["dense"] = "accepted"
@@ -122,26 +150,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="PATH", help="save the results as JSON")
     args = parser.parse_args(argv)
     rows1 = part1(4 if args.quick else 20)
-    print(f"{'chain':<18}{'complex':>8}{'λ̄₂':>12}{'|Δλ̄₂|':>10}{'ln C_P':>10}"
-          f"{'|Δ ln C_P|':>12}{'T_P ex/de':>11}")  # fmt: skip
+    print(
+        f"{'chain':<18}{'complex':>8}{'λ̄₂':>12}{'|Δλ̄₂|':>10}{'ln C_P':>10}"
+        f"{'|Δ ln C_P|':>12}{'T_P ex/de':>11}"
+    )
     for r in rows1:
-        print(f"{r['chain']:<18}{r['complex']!s:>8}{r['slem_exact']:>12.6f}{r['d_slem']:>10.1e}"
-              f"{r['log_C_P_exact']:>10.4f}{r['d_log_C_P']:>12.1e}"
-              f"{r['T_P_exact']:>6}/{r['T_P_dense']:<4}")  # fmt: skip
+        print(
+            f"{r['chain']:<18}{r['complex']!s:>8}{r['slem_exact']:>12.6f}{r['d_slem']:>10.1e}"
+            f"{r['log_C_P_exact']:>10.4f}{r['d_log_C_P']:>12.1e}"
+            f"{r['T_P_exact']:>6}/{r['T_P_dense']:<4}"
+        )
     worst1 = {k: max(r[k] for r in rows1) for k in ("d_slem", "d_log_C_P")}
     ok1 = (
         worst1["d_slem"] <= SLEM_TOL
         and worst1["d_log_C_P"] <= LOG_CP_TOL
         and all(r["T_P_exact"] == r["T_P_dense"] for r in rows1)
     )
-    print(f"max |Δλ̄₂| {worst1['d_slem']:.1e}, max |Δ ln C_P| {worst1['d_log_C_P']:.1e}, "
-          f"T_P equal: {all(r['T_P_exact'] == r['T_P_dense'] for r in rows1)}\n")  # fmt: skip
+    print(
+        f"max |Δλ̄₂| {worst1['d_slem']:.1e}, max |Δ ln C_P| {worst1['d_log_C_P']:.1e}, "
+        f"T_P equal: {all(r['T_P_exact'] == r['T_P_dense'] for r in rows1)}\n"
+    )
     rows2 = part2()
-    print(f"{'constructed chain':<38}{'exact sizes':>14}{'expected':>10}{'dense':>10}"
-          f"{'|Δ ln C_P|':>12}  reason")  # fmt: skip
+    print(
+        f"{'constructed chain':<38}{'exact sizes':>14}{'expected':>10}{'dense':>10}"
+        f"{'|Δ ln C_P|':>12}  reason"
+    )
     for r in rows2:
-        print(f"{r['chain']:<38}{r['exact_blocks']:>14}{r['expected']:>10}"
-              f"{r['dense']:>10}{r['d_log_C_P']:>12.1e}  {r.get('reason', '')}")  # fmt: skip
+        print(
+            f"{r['chain']:<38}{r['exact_blocks']:>14}{r['expected']:>10}"
+            f"{r['dense']:>10}{r['d_log_C_P']:>12.1e}  {r.get('reason', '')}"
+        )
     ok2 = all(r["ok"] for r in rows2)
     print(f"detector verdicts as expected (and answers agree): {'yes' if ok2 else 'NO'}")
     if args.json:

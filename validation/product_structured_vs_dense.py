@@ -13,9 +13,15 @@ range, negative ones included). Compared, with the wall time of each side:
 * T_P: 0 (diagonalisable) vs the dense eq. 157.
 
 Exit status 1 when the structured side is wrong (ρ or λ̄₂ off by > 1e-12, ln C_P off the
-reference by > 1e-10) or the dense ln C_P falls BELOW the reference (an unsafe error). A dense
-ln C_P above the reference (conservative) and a dense refusal (NumericalError) are reported in
-the table, not failed: both are honest, and they are findings about the dense path.
+reference by > 1e-10) or the dense ln C_P falls BELOW the reference by more than 1e-6 (C_P too
+small: an unsafe error). A dense ln C_P above the reference (conservative) and a dense refusal
+(NumericalError) are reported in the table, not failed: both are honest.
+
+Finding (full run, N = 8–10 population draws): the spectrum holds many DISTINCT eigenvalues of
+size ~1e-9 (products of several weak λ₂ ~ 1e-2) that double precision barely separates. An
+earlier dense path merged ~30 of them into one "semisimple" cluster and under-reported ln C_P by
+0.045; since the coalescence tolerance was tightened to a few dozen ε_mach the dense path
+refuses these chains with a NumericalError instead (an honest answer: use ProductChain).
 """
 
 import argparse
@@ -104,8 +110,12 @@ def compare(pi: np.ndarray, lam2: np.ndarray) -> dict:
     }
 
 
+#: Largest accepted shortfall of the dense ln C_P below the reference (relative error of C_P).
+DENSE_BELOW_TOL = 1e-6
+
+
 def row_ok(r: dict) -> bool:
-    """Structured constants right; the dense C_P never below the optimum (an unsafe error)."""
+    """Structured constants right; the dense C_P not below the reference beyond DENSE_BELOW_TOL."""
     gap_s = r["log_C_P_structured"] - r["log_C_P_optimum"]
     gap_d = r["log_C_P_dense"] - r["log_C_P_optimum"]
     return bool(
@@ -113,7 +123,7 @@ def row_ok(r: dict) -> bool:
         and r["d_slem"] <= 1e-12
         and r["T_P_dense"] == 0
         and abs(gap_s) <= 1e-10
-        and not gap_d < -1e-10
+        and not gap_d < -DENSE_BELOW_TOL
     )
 
 
@@ -124,8 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n_max = 7 if args.quick else 10
     rows = []
-    print(f"{'family':<11}{'N':>3}{'|Δρ|/ρ':>9}{'|Δλ̄₂|':>9}{'ln C_P ref':>12}{'str − ref':>11}"
-          f"{'dense − ref':>12}{'t_str [s]':>10}{'t_dense [s]':>12}")  # fmt: skip
+    print(
+        f"{'family':<11}{'N':>3}{'|Δρ|/ρ':>9}{'|Δλ̄₂|':>9}{'ln C_P ref':>12}{'str − ref':>11}"
+        f"{'dense − ref':>12}{'t_str [s]':>10}{'t_dense [s]':>12}"
+    )
     for n in range(2, n_max + 1):
         for family, draw in (("population", population_clients), ("uniform", uniform_clients)):
             r = {"family": family, **compare(*draw(n, seed=n))}
@@ -133,19 +145,27 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(r)
             ref = r["log_C_P_optimum"]
             dense = "refused" if r["dense_refused"] else f"{r['log_C_P_dense'] - ref:.1e}"
-            print(f"{family:<11}{n:>3}{r['d_stationary']:>9.1e}{r['d_slem']:>9.1e}{ref:>12.6f}"
-                  f"{r['log_C_P_structured'] - ref:>11.1e}{dense:>12}"
-                  f"{r['t_structured']:>10.1e}{r['t_dense']:>12.1e}"
-                  + ("" if r["ok"] else "  <-- MISMATCH"))  # fmt: skip
+            print(
+                f"{family:<11}{n:>3}{r['d_stationary']:>9.1e}{r['d_slem']:>9.1e}{ref:>12.6f}"
+                f"{r['log_C_P_structured'] - ref:>11.1e}{dense:>12}"
+                f"{r['t_structured']:>10.1e}{r['t_dense']:>12.1e}"
+                + ("" if r["ok"] else "  <-- MISMATCH")
+            )
     ok = all(r["ok"] for r in rows)
     off = [r["log_C_P_dense"] - r["log_C_P_optimum"] for r in rows if not r["dense_refused"]]
-    refused = [f"{r['family']} N={r['N']}: {r['dense_refused']}" for r in rows if r["dense_refused"]]
-    print(f"max |Δρ|/ρ {max(r['d_stationary'] for r in rows):.1e}, "
-          f"max |Δλ̄₂| {max(r['d_slem'] for r in rows):.1e}, max |structured − ref| "
-          f"{max(abs(r['log_C_P_structured'] - r['log_C_P_optimum']) for r in rows):.1e}; "
-          f"structured side within tolerance: {'yes' if ok else 'NO'}")  # fmt: skip
-    print(f"dense ln C_P − ref: max {max(off):.1e} (above the optimum = conservative); "
-          f"dense refusals: {len(refused)}")  # fmt: skip
+    refused = [
+        f"{r['family']} N={r['N']}: {r['dense_refused']}" for r in rows if r["dense_refused"]
+    ]
+    print(
+        f"max |Δρ|/ρ {max(r['d_stationary'] for r in rows):.1e}, "
+        f"max |Δλ̄₂| {max(r['d_slem'] for r in rows):.1e}, max |structured − ref| "
+        f"{max(abs(r['log_C_P_structured'] - r['log_C_P_optimum']) for r in rows):.1e}; "
+        f"all within tolerance: {'yes' if ok else 'NO'}"
+    )
+    print(
+        f"dense ln C_P − ref: min {min(off):.1e}, max {max(off):.1e} (below 0: C_P too small); "
+        f"dense refusals: {len(refused)}"
+    )
     for line in refused:
         print(f"  refused: {line}")
     if args.json:

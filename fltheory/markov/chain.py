@@ -226,6 +226,13 @@ class MarkovChain:
         fallback = record.diagnostics.get("fallback_reason")
         if fallback:
             warnings.append(f"dense eigenbasis rejected ({fallback}); used the exact path")
+        for cluster in record.diagnostics.get("clusters", []):
+            if cluster["spread"] > 0.0:
+                warnings.append(
+                    f"{cluster['multiplicity']} eigenvalues within {cluster['spread']:.1e} of "
+                    f"{complex(cluster['eigenvalue']):.6g} were taken as one repeated eigenvalue; "
+                    "if they are in fact distinct, eq. 156 gives a larger C_P (use --exact)"
+                )
         if consts.C_P is None:
             warnings.append(f"C_P overflows a double (ln C_P = {consts.log_C_P:.6g})")
         if consts.T_P < record.T_entrywise:

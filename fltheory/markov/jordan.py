@@ -49,8 +49,11 @@ from fltheory.rng import generator
 KAPPA_MAX = 1e8
 #: Two eigenvalues i, j whose estimated distance to coalescence |λ_i − λ_j| / (κ_i + κ_j)
 #: (relative to ‖A‖) is below this are treated as one cluster; a numerically computed Jordan
-#: block of size 2 sits at ~ε_mach, an exactly repeated semisimple eigenvalue at ~0.
-COALESCE_TOL = 1e-12
+#: block of size 2 sits at ~ε_mach, an exactly repeated semisimple eigenvalue at ~0. Kept at a
+#: few dozen ε_mach: a looser value merges distinct eigenvalues that double precision still
+#: resolves (e.g. the many tiny products λ_a·λ_b·λ_c of a product chain), which would give a
+#: C_P below the one of eq. 156.
+COALESCE_TOL = 1e-14
 #: Clusters are only formed among eigenvalues within this distance (relative to ‖A‖).
 CLUSTER_RADIUS = 1e-4
 #: A cluster of k eigenvalues near μ is semisimple when an orthonormal basis X of its
@@ -190,11 +193,13 @@ def _diagonalise(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, dic
             if basis is None:
                 raise _NearDefective(
                     f"{k} eigenvalues cluster at {_fmt(mu)} without {k} independent "
-                    "eigenvectors (a Jordan block)"
+                    "eigenvectors (a Jordan block, or distinct eigenvalues closer than double "
+                    "precision resolves)"
                 )
+            spread = float(np.max(np.abs(evals[idx] - mu)))
             W[:, idx] = basis
             evals[idx] = mu
-            clusters.append({"eigenvalue": mu, "multiplicity": k})
+            clusters.append({"eigenvalue": mu, "multiplicity": k, "spread": spread})
             groups.append(idx)
     W_inv, kappa = _condition(W)
     kmax = float(np.max(kappa))

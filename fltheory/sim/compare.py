@@ -38,7 +38,8 @@ class Setup:
         if counts is not None and self.settings.batch_size > 0:
             s = self.settings
             self.plan = BatchPlan(self.seed, counts, s.local_steps, s.batch_size, self.reps)
-        self.w0 = np.zeros(self.problem.n_params)
+        init = getattr(self.problem, "initial_params", None)
+        self.w0 = np.zeros(self.problem.n_params) if init is None else init()
         self._knowledge: dict[str, Knowledge] = {}
 
     def knowledge(self, spec: AlgorithmSpec) -> Knowledge:

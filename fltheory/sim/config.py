@@ -7,11 +7,15 @@ Layout (see ``examples/sim_*.toml``)::
                    defaults: lr, server_lr, lr_schedule, lr_t0, momentum, weight_decay,
                    diameter, estimator ("oracle" | "bayesian"), prior = [a, b]
     [problem]      kind = "synthetic_leaf" | "binary_synthetic" | "fedpbc_quadratic" |
-                   "quadratic", its parameters, alpha = "samples" | "uniform" | [..]
+                   "quadratic" | "digits" | "fashion_mnist" | "mnist" | "cifar10" (see
+                   :mod:`fltheory.sim.config_images`), its parameters, alpha = "samples" |
+                   "uniform" | [..]
     [availability] kind = "ca_fed" | "two_state" | "clients_csv" | "clustered" |
                    "bernoulli" | "uniform_noise" | "day_cycle" | "finite_chain" | "trace"
     [[algorithms]] name = "fedavg" | "unbiased" | "more_available" | "adafed" | "f3ast" |
-                   "ca_fed", optional label and per-algorithm overrides of the [run] defaults
+                   "ca_fed" | "fedpbc" | "fedar" | "mifa" | "fedvarp" | "fedavg_is" |
+                   "fedavg_sampled", optional label and per-algorithm overrides of the
+                   [run] defaults
 
 Every unknown key, missing value or wrong type raises :class:`InputError` naming it.
 """
@@ -185,7 +189,7 @@ def build(raw: dict[str, Any], base: Path = Path(".")) -> SimConfig:
     if not items:
         raise InputError("[[algorithms]] must list at least one algorithm")
     specs = [
-        _algorithm(Section(item, f"algorithms.{i}"), defaults, settings, process, problem)
+        _algorithm(Section(item, f"algorithms.{i}"), defaults, settings, process, problem, seed)
         for i, item in enumerate(items)
     ]
     labels = [s.label for s in specs]
@@ -209,7 +213,7 @@ def build(raw: dict[str, Any], base: Path = Path(".")) -> SimConfig:
     )
 
 
-def _algorithm(sec: Section, defaults: dict, settings: SimSettings, process, problem):
+def _algorithm(sec: Section, defaults: dict, settings: SimSettings, process, problem, seed: int):
     name = sec.get("name", kind=str)
     label = sec.get("label", name, str)
     hyper = {k: sec.get(k, v) for k, v in defaults.items()}
@@ -254,7 +258,12 @@ def _algorithm(sec: Section, defaults: dict, settings: SimSettings, process, pro
                 raise InputError(f"[{sec.where}] fstar='oracle' needs known local minima")
         alg = algs.CAFed(kappa2=kappa2, tau=tau, beta=beta, fstar=fstar)
     else:
-        raise InputError(f"[{sec.where}] unknown algorithm '{name}'")
+        from fltheory.sim.config_images import build_memory_algorithm
+
+        found = build_memory_algorithm(name, sec, seed)
+        if found is None:
+            raise InputError(f"[{sec.where}] unknown algorithm '{name}'")
+        alg = found
     sec.done()
     for key in ("lr", "server_lr", "lr_t0", "momentum", "weight_decay", "diameter"):
         value = hyper[key]

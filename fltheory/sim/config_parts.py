@@ -8,6 +8,7 @@ import torch
 
 from fltheory.errors import InputError
 from fltheory.sim import availability as av
+from fltheory.sim.config_images import IMAGE_KINDS, build_image_problem
 from fltheory.sim.data import binary_synthetic, fedpbc_quadratic_centers, synthetic_leaf
 from fltheory.sim.models import LogisticRegression, SoftmaxRegression
 from fltheory.sim.problems import DataProblem, QuadraticSim
@@ -71,6 +72,8 @@ def build_problem(sec, seed: int, device: str, dtype: torch.dtype) -> tuple[Any,
         hess = sec.get("hess", "identity")
         hess = None if hess == "identity" else sec.floats("hess")
         problem = QuadraticSim(u, _alpha(sec, u.shape[0], None, "uniform"), hess, **to)
+    elif kind in IMAGE_KINDS:
+        problem, extras = build_image_problem(sec, kind, seed, to, _alpha)
     else:
         raise InputError(f"[problem] unknown kind '{kind}'")
     sec.done()

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from fltheory.sim.algorithms.base import RoundInput
+from fltheory.sim.algorithms.memory import LocalFn
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.knowledge import Knowledge
 from fltheory.sim.results import RunResult
@@ -43,6 +44,50 @@ def server_step(
         norm = torch.linalg.vector_norm(w, dim=-1, keepdim=True)
         w = w * torch.clamp(radius / torch.clamp(norm, min=1e-300), max=1.0)
     return w, v
+
+
+def _local_runner(problem, idx_t: np.ndarray | None, lr: float, steps: int) -> LocalFn:
+    """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches."""
+
+    def local(rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor) -> torch.Tensor:
+        device = theta0.device
+        idx = None
+        if idx_t is not None:
+            idx = torch.as_tensor(idx_t[rr, :, kk], device=device).transpose(0, 1)
+        return problem.local_sgd(theta0, torch.as_tensor(kk, device=device), idx, lr, steps)
+
+    return local
+
+
+def _weighted_updates(
+    w: torch.Tensor, q: np.ndarray, local: LocalFn
+) -> tuple[torch.Tensor, np.ndarray]:
+    """(Δ = Σ_k q_k Δ_k per repetition, rows with a participant) for a weight rule q (R, N)."""
+    rr, kk = np.nonzero(q > 0)
+    delta = torch.zeros_like(w)
+    if rr.size:
+        rr_t = torch.as_tensor(rr, device=w.device)
+        theta0 = w[rr_t]
+        theta = local(rr, kk, theta0)
+        qk = torch.as_tensor(q[rr, kk], device=w.device, dtype=w.dtype)
+        delta.index_add_(0, rr_t, (theta - theta0) * qk[:, None])
+    return delta, np.bincount(rr, minlength=w.shape[0]) > 0
+
+
+def _record(problem, w: torch.Tensor, out: dict[str, list[torch.Tensor]], suffix: str) -> None:
+    """Append the objective, accuracy and distance of the (R, P) models w (those defined)."""
+    out.setdefault("objective" + suffix, []).append(problem.objective(w))
+    for name in ("accuracy", "distance"):
+        value = getattr(problem, name)(w)
+        if value is not None:
+            out.setdefault(name + suffix, []).append(value)
+
+
+def _client_accuracy(problem, w: torch.Tensor) -> np.ndarray | None:
+    """(R, N) test accuracy of the final global models on each client's test set."""
+    fn = getattr(problem, "client_accuracies", None)
+    value = None if fn is None else fn(w)
+    return None if value is None else value.double().cpu().numpy()
 
 
 def run_vectorised(
@@ -71,9 +116,15 @@ def run_vectorised(
     weights = np.zeros((reps, rounds, n), dtype=np.float32)
     included = np.zeros((reps, rounds, n), dtype=bool)
     recorded: dict[str, list[torch.Tensor]] = {"objective": [], "accuracy": [], "distance": []}
+    memory = None
+    if getattr(alg, "has_memory", False):
+        memory = alg.init_memory(reps, n, w)
+    extra: dict[str, list[torch.Tensor]] = {}
     for t in range(rounds):
         mask = trace[:, t]
         idx_t = None if plan is None else plan.round(t)
+        lr_t = spec.schedule.at(t)
+        local = _local_runner(problem, idx_t, lr_t, settings.local_steps)
         losses = None
         if alg.needs_losses:
             losses = np.full((reps, n), np.nan)
@@ -85,29 +136,24 @@ def run_vectorised(
                 losses[rr, kk] = problem.losses(theta, kk_t, first).double().cpu().numpy()
         lam2 = knowledge.lam2(t, reps) if alg.needs_lam2 else None
         inp = RoundInput(t, mask, alpha, knowledge.pi(t, reps), lam2, losses)
-        q, state = alg.weights(inp, state)
+        if memory is not None:
+            delta, moved_rows, q, memory = alg.step(inp, w, memory, local)
+        else:
+            q, state = alg.weights(inp, state)
+            delta, moved_rows = _weighted_updates(w, q, local)
         weights[:, t], included[:, t] = q, q > 0
-        rr, kk = np.nonzero(q > 0)
-        if rr.size:
-            rr_t = torch.as_tensor(rr, device=device)
-            kk_t = torch.as_tensor(kk, device=device)
-            idx = None
-            if idx_t is not None:
-                idx = torch.as_tensor(idx_t[rr, :, kk], device=device).transpose(0, 1)
-            theta0 = w[rr_t]
-            theta = problem.local_sgd(theta0, kk_t, idx, spec.schedule.at(t), settings.local_steps)
-            qk = torch.as_tensor(q[rr, kk], device=device, dtype=dtype)
-            delta = torch.zeros_like(w).index_add_(0, rr_t, (theta - theta0) * qk[:, None])
+        if moved_rows.any():
             w_next, v_next = server_step(w, v, delta, spec.server)
-            moved = torch.as_tensor(np.bincount(rr, minlength=reps) > 0, device=device)[:, None]
+            moved = torch.as_tensor(moved_rows, device=device)[:, None]
             w = torch.where(moved, w_next, w)
             v = torch.where(moved, v_next, v)
+        if memory is not None:
+            memory = alg.after_server(inp, w, memory)
         if is_eval[t]:
-            recorded["objective"].append(problem.objective(w))
-            for name in ("accuracy", "distance"):
-                value = getattr(problem, name)(w)
-                if value is not None:
-                    recorded[name].append(value)
+            _record(problem, w, recorded, "")
+            if memory is not None:
+                for tag, model in alg.eval_models(memory).items():
+                    _record(problem, model, extra, f"_{tag}")
         if observe is not None:
             observe(t, w)
         if progress is not None:
@@ -126,6 +172,8 @@ def run_vectorised(
         included=included,
         n_active=trace.sum(axis=2),
         final_w=w.double().cpu().numpy(),
+        extra={k: torch.stack(v_, dim=1).double().cpu().numpy() for k, v_ in extra.items()},
+        client_accuracy=_client_accuracy(problem, w),
         pi_hat=knowledge.pi_ if knowledge.estimated else None,
         lam2_hat=knowledge.lam2_ if knowledge.estimated else None,
         seconds=time.perf_counter() - start,

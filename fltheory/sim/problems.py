@@ -172,6 +172,8 @@ class DataProblem:
     alpha: np.ndarray
     device: str = "cpu"
     dtype: torch.dtype = torch.float32
+    #: Seed of the initial parameters of models that need a random start (CNNs).
+    init_seed: int = 0
 
     def __post_init__(self) -> None:
         d = self.data
@@ -208,6 +210,11 @@ class DataProblem:
     @property
     def local_minima(self) -> None:
         return None
+
+    def initial_params(self) -> np.ndarray:
+        """w₀: the model's random start when it has one (CNNs), else zeros (convex models)."""
+        init = getattr(self.model, "initial_params", None)
+        return np.zeros(self.n_params) if init is None else init(self.init_seed)
 
     # --- batched ---------------------------------------------------------------------------
     def _full_batch(self, clients: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -265,6 +272,20 @@ class DataProblem:
             correct = self.model.correct(w, x, y).to(self.dtype)
             total = total + correct @ self._test_w[s : s + EVAL_CHUNK]
         return total
+
+    def client_accuracies(self, w: torch.Tensor) -> torch.Tensor | None:
+        """(R, N) accuracy of each global model on each client's test set (NaN: no test data)."""
+        if self._test_w is None:
+            return None
+        n = self.n_clients
+        towner = torch.as_tensor(FederatedData.owners(self.data.test_counts), device=self.device)
+        hits = torch.zeros(w.shape[0], n, device=self.device, dtype=self.dtype)
+        for s in range(0, self._xt.shape[0], EVAL_CHUNK):
+            x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
+            correct = self.model.correct(w, x, y).to(self.dtype)
+            hits.index_add_(1, towner[s : s + EVAL_CHUNK], correct)
+        counts = torch.as_tensor(self.data.test_counts, device=self.device, dtype=self.dtype)
+        return hits / counts
 
     def distance(self, w: torch.Tensor) -> None:
         return None

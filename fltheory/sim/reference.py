@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from fltheory.errors import InputError
+from fltheory.sim.algorithms.sampled import sampling_keys
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.knowledge import Knowledge
 from fltheory.sim.results import RunResult
@@ -93,6 +94,18 @@ def _cafed(alg, active, alpha, pi, lam, losses, st):
     return {k: q[k] for k in active if q[k] > 0}
 
 
+def _fedavg_is(alg, active, alpha, pi, lam, losses, st):
+    raw = {k: alpha[k] / pi[k] for k in active}
+    total = sum(raw.values()) if alg.normalise else 1.0
+    return {k: v / total for k, v in raw.items()}
+
+
+def _fedavg_sampled(alg, active, alpha, pi, lam, losses, st):
+    keys = st["keys"]
+    chosen = sorted(active, key=lambda k: (keys[k], k))[: alg.s]
+    return {k: 1.0 / len(chosen) for k in chosen}
+
+
 RULES = {
     "fedavg": _fedavg,
     "unbiased": _unbiased,
@@ -100,6 +113,8 @@ RULES = {
     "adafed": _adafed,
     "f3ast": _f3ast,
     "ca_fed": _cafed,
+    "fedavg_is": _fedavg_is,
+    "fedavg_sampled": _fedavg_sampled,
 }
 
 
@@ -124,6 +139,27 @@ def _local_model(problem, k, w, batches, lr, steps):
     return x.detach()
 
 
+def server_update(w, v, delta, opts):
+    """Eq. (3) with the server options, written out for one repetition: (w, v)."""
+    step = delta - opts.weight_decay * w
+    v = opts.momentum * v + step
+    w = w + opts.lr * v
+    if opts.diameter is not None:
+        norm = float(torch.linalg.vector_norm(w))
+        if norm > 0.5 * opts.diameter:
+            w = w * (0.5 * opts.diameter / norm)
+    return w, v
+
+
+def client_accuracies(problem, w) -> list[float] | None:
+    """Each client's test accuracy of one model (NaN without test data; None: no data)."""
+    with torch.no_grad():
+        accs = [problem.client_accuracy(k, w) for k in range(problem.n_clients)]
+    if all(a is None for a in accs):
+        return None
+    return [math.nan if a is None else float(a) for a in accs]
+
+
 def _evaluate(problem, w, alpha):
     with torch.no_grad():
         obj = sum(alpha[k] * float(problem.client_objective(k, w)) for k in range(len(alpha)))
@@ -146,6 +182,10 @@ def run_reference(
     """The same run as :func:`fltheory.sim.engine.run_vectorised`, one client at a time."""
     start = time.perf_counter()
     alg = spec.algorithm
+    if getattr(alg, "has_memory", False):
+        from fltheory.sim.reference_memory import run_reference_memory
+
+        return run_reference_memory(problem, trace, spec, settings, knowledge, plan, w0)
     if alg.name not in RULES:
         raise InputError(f"the reference loop has no rule for algorithm '{alg.name}'")
     reps, rounds, n = trace.shape
@@ -153,7 +193,7 @@ def run_reference(
     evals = settings.eval_rounds()
     out = {name: np.full((reps, evals.size), np.nan) for name in ("obj", "acc", "dist")}
     weights = np.zeros((reps, rounds, n), dtype=np.float32)
-    final = []
+    final, client_acc = [], []
     to = {"device": problem.device, "dtype": problem.dtype}
     for r in range(reps):
         w = torch.as_tensor(w0, **to).clone()
@@ -163,6 +203,8 @@ def run_reference(
         for t in range(rounds):
             active = [k for k in range(n) if trace[r, t, k]]
             pi = [float(p) for p in knowledge.pi(t, reps)[r]]
+            if alg.name == "fedavg_sampled":
+                st["keys"] = [float(x) for x in sampling_keys(alg.seed, reps, t, n)[r]]
             lam_all = knowledge.lam2(t, reps)
             lam = None if lam_all is None else [float(x) for x in lam_all[r]]
             batches = None if plan is None else plan.rep_round(r, t)
@@ -183,14 +225,7 @@ def run_reference(
                     _local_model(problem, k, w, batches, lr, settings.local_steps) - w
                 )
             if q:
-                opts = spec.server
-                step = delta - opts.weight_decay * w
-                v = opts.momentum * v + step
-                w = w + opts.lr * v
-                if opts.diameter is not None:
-                    norm = float(torch.linalg.vector_norm(w))
-                    if norm > 0.5 * opts.diameter:
-                        w = w * (0.5 * opts.diameter / norm)
+                w, v = server_update(w, v, delta, spec.server)
             if col < evals.size and evals[col] == t:
                 obj, acc, dist = _evaluate(problem, w, alpha)
                 out["obj"][r, col] = obj
@@ -198,6 +233,7 @@ def run_reference(
                 out["dist"][r, col] = math.nan if dist is None else dist
                 col += 1
         final.append(w.double().cpu().numpy())
+        client_acc.append(client_accuracies(problem, w))
     has = {k: not np.isnan(a).all() for k, a in out.items()}
     return RunResult(
         label=spec.label,
@@ -209,6 +245,7 @@ def run_reference(
         included=weights > 0,
         n_active=trace.sum(axis=2),
         final_w=np.stack(final),
+        client_accuracy=None if client_acc[0] is None else np.array(client_acc),
         seconds=time.perf_counter() - start,
         info={"name": alg.name, "implementation": "reference loop"},
     )

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.sim.client_metrics import summarise_distribution
+
 
 @dataclass(eq=False)
 class RunResult:
@@ -32,6 +34,10 @@ class RunResult:
     lam2_hat: np.ndarray | None = None
     seconds: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
+    #: extra metrics of other models by name, e.g. "distance_client_mean" (R, n_eval).
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
+    #: (R, N) test accuracy of the final global model on each client's test set (None: no data).
+    client_accuracy: np.ndarray | None = None
 
     def metrics(self) -> dict[str, np.ndarray]:
         out = {"objective": self.objective}
@@ -39,6 +45,7 @@ class RunResult:
             out["accuracy"] = self.accuracy
         if self.distance is not None:
             out["distance"] = self.distance
+        out.update(self.extra)
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -46,13 +53,16 @@ class RunResult:
         out: dict[str, Any] = {"label": self.label, **self.info}
         for name, arr in self.metrics().items():
             avg, final = arr.mean(axis=1), arr[:, -1]
+            higher = name.startswith("accuracy")
             out[name] = {
                 "time_average": float(avg.mean()),
                 "time_average_std": float(avg.std()),
                 "final": float(final.mean()),
                 "final_std": float(final.std()),
-                "best": float((arr.max(axis=1) if name == "accuracy" else arr.min(axis=1)).mean()),
+                "best": float((arr.max(axis=1) if higher else arr.min(axis=1)).mean()),
             }
+        if self.client_accuracy is not None:
+            out["client_accuracy"] = summarise_distribution(self.client_accuracy)
         out["mean_weights"] = self.weights.mean(axis=(0, 1))
         out["inclusion_rate"] = float(self.included.mean())
         out["mean_active"] = float(self.n_active.mean())

@@ -15,6 +15,10 @@ class ClaimResult:
     measured: str
     passed: bool
 
+    def __post_init__(self) -> None:
+        # Accept numpy booleans from comparisons; store a plain bool (JSON-serialisable).
+        object.__setattr__(self, "passed", bool(self.passed))
+
 
 def report(results: list[ClaimResult], *, as_json: bool = False) -> int:
     """Print the results (a table, or one JSON object) and return the exit status (0 = all held)."""

@@ -10,8 +10,10 @@ import sympy
 from hypothesis import assume, given, settings
 
 from fltheory.errors import InputError, NumericalError
+from fltheory.markov.chain import MarkovChain
 from fltheory.markov.jordan import exact_jordan, numeric_jordan
 from fltheory.markov.lemma16 import log_C_P
+from fltheory.markov.population import ca_fed_population
 from fltheory.testing.chains import (
     defective_chain,
     defective_chains,
@@ -263,3 +265,17 @@ def test_lazy_companion_chains(C, block):
     else:  # 1/54 has no short decimal form: the dense path must refuse and point to --exact
         with pytest.raises(NumericalError, match="--exact"):
             numeric_jordan(_float(P))
+
+
+@pytest.mark.parametrize("n", [8, 9, 10])
+def test_dense_path_never_understates_C_P_on_nearly_coalescing_products(n):
+    """Regression: many distinct tiny eigenvalues (products of weak λ₂ ~ 1e-2) must not be
+    merged into one cluster; the dense path either matches ProductChain's ln C_P (an
+    independent Kronecker computation) from above or refuses."""
+    chain = ca_fed_population(n=n, split="random", seed=n).chain()
+    dense = MarkovChain(chain.dense_matrix(), state_clients=None)
+    try:
+        log_C_P = dense.constants(exact=False).log_C_P
+    except NumericalError:
+        return
+    assert log_C_P >= chain.log_C_P - 1e-6

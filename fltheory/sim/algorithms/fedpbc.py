@@ -1,0 +1,73 @@
+"""FedPBC, Federated Postponed Broadcast (FedPBC paper, Algorithm 2 and Remark 1).
+
+Every client i keeps its own model x_i (all start at x^0, line 2) and runs s local steps from it
+EVERY round, active or not (lines 4–12). If A^t ≠ ∅ the server sets x^{t+1} to the mean of the
+active clients' models x_i^{t++} (line 14), else keeps x^t (line 16), and only then broadcasts
+x^{t+1} to the clients in A^t (lines 18–21); inactive clients keep x_i^{t++}.
+
+In engine terms Δ = mean_{A^t}(x_i^{t++}) − x^t, so x^{t+1} = x^t + η̄Δ is line 14 for η̄ = 1
+(the server options generalise it exactly as for every algorithm).
+
+``compute="active"`` is the variant of Remark 1 (only active clients compute, from their own
+last-received model), which the paper's Section VI reports to stay biased.
+
+Two models are evaluated: the server model x^{t+1} (the reported metrics, as for every
+algorithm) and the mean of the client models x̄^{t+1} = (1/m)Σ_i x_i^{t+1} (the ``client_mean``
+extra metrics; Fig. 2 of the paper plots ‖x̄ − x*‖ under the name x_PS).
+"""
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+import torch
+
+from fltheory.errors import InputError
+from fltheory.sim.algorithms.base import RoundInput
+from fltheory.sim.algorithms.fedavg import mean_active_weights
+from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
+
+COMPUTE = ("all", "active")
+
+
+def computing_clients(mask: np.ndarray, compute: str) -> np.ndarray:
+    """(R, N) bool: who runs local steps this round (everyone, or A^t for Remark 1)."""
+    return np.ones_like(mask, dtype=bool) if compute == "all" else mask.astype(bool)
+
+
+@dataclass(frozen=True, eq=False)
+class FedPBC(MemoryAlgorithm):
+    """FedPBC; ``compute`` is "all" (Algorithm 2) or "active" (Remark 1's variant)."""
+
+    compute: str = "all"
+    name: ClassVar[str] = "fedpbc"
+
+    def __post_init__(self) -> None:
+        if self.compute not in COMPUTE:
+            raise InputError(f"FedPBC compute must be one of {COMPUTE}, got '{self.compute}'")
+
+    def init_memory(self, reps, n, w0):
+        return {"x": w0[:, None, :].expand(reps, n, w0.shape[1]).clone()}
+
+    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+        x = memory["x"]
+        rr, kk = np.nonzero(computing_clients(inp.mask, self.compute))
+        if rr.size:
+            r_t = torch.as_tensor(rr, device=x.device)
+            k_t = torch.as_tensor(kk, device=x.device)
+            x = x.clone()
+            x[r_t, k_t] = local(rr, kk, x[r_t, k_t])
+        q = mean_active_weights(inp.mask)
+        c = torch.as_tensor(q, device=x.device, dtype=x.dtype)
+        delta = torch.einsum("rk,rkp->rp", c, x) - w
+        return delta, inp.mask.any(axis=1), q, {"x": x}
+
+    def after_server(self, inp, w, memory):
+        m = torch.as_tensor(inp.mask, device=w.device)[:, :, None]
+        return {"x": torch.where(m, w[:, None, :], memory["x"])}
+
+    def eval_models(self, memory):
+        return {"client_mean": memory["x"].mean(dim=1)}
+
+    def describe(self):
+        return {"name": self.name, "compute": self.compute}

@@ -1,0 +1,60 @@
+"""FedVARP, variance-reduced partial participation (Jhunjhunwala et al., UAI 2022, Alg. 1).
+
+The server keeps y_i, the latest update of client i (y_i = 0 initially), and forms
+Δ = (1/|A_t|) Σ_{i∈A_t} (Δ_i − y_i) + (1/N) Σ_{j=1}^N y_j (with the OLD y), then y_i ← Δ_i for
+i ∈ A_t, and w ← w + η̄Δ. Rounds with A_t = ∅ keep the model.
+
+Recorded coefficients: 1/|A_t| for the fresh update of an active client, 1/N for the stored
+update of an inactive one.
+"""
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+import torch
+
+from fltheory.sim.algorithms.base import RoundInput
+from fltheory.sim.algorithms.fedavg import mean_active_weights
+from fltheory.sim.algorithms.memory import (
+    LocalFn,
+    Memory,
+    MemoryAlgorithm,
+    store_updates,
+    updates_of_active,
+    weighted_table_sum,
+)
+
+
+def fedvarp_direction(
+    fresh_mean: torch.Tensor, table: torch.Tensor, mask: np.ndarray
+) -> torch.Tensor:
+    """Δ = mean_A(Δ_i) − mean_A(y_i) + mean_all(y) from the mean of the fresh updates (R, P),
+    the OLD table y (R, N, P) and the active set (R, N)."""
+    correction = weighted_table_sum(table, mean_active_weights(mask))
+    return fresh_mean - correction + table.mean(dim=1)
+
+
+@dataclass(frozen=True, eq=False)
+class FedVARP(MemoryAlgorithm):
+    name: ClassVar[str] = "fedvarp"
+
+    def init_memory(self, reps, n, w0):
+        return {
+            "table": w0.new_zeros((reps, n, w0.shape[1])),
+            "seen": np.zeros((reps, n), dtype=bool),
+        }
+
+    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+        rr, kk, upd = updates_of_active(inp, w, local)
+        q = mean_active_weights(inp.mask)
+        fresh = w.new_zeros(w.shape)
+        if rr.size:
+            qk = torch.as_tensor(q[rr, kk], device=w.device, dtype=w.dtype)
+            fresh.index_add_(0, torch.as_tensor(rr, device=w.device), upd * qk[:, None])
+        delta = fedvarp_direction(fresh, memory["table"], inp.mask)
+        table = store_updates(memory["table"], rr, kk, upd)
+        stored = memory["seen"] & ~inp.mask
+        coef = np.where(inp.mask, q, np.where(stored, 1.0 / inp.mask.shape[1], 0.0))
+        seen = memory["seen"] | inp.mask
+        return delta, inp.mask.any(axis=1), coef, {"table": table, "seen": seen}

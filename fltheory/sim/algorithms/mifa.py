@@ -1,0 +1,53 @@
+"""MIFA, Memory-augmented Impatient Federated Averaging (Gu et al., NeurIPS 2021).
+
+The server keeps every client's latest update G_i (initialised to 0), replaces those of the
+active clients each round, and steps with their mean over ALL N clients:
+Δ = (1/N) Σ_i G_i, w ← w + η̄Δ. ``wait_all=True`` is the variant that does not move until every
+client has been seen at least once (the updates are still stored meanwhile). With every client
+always active, Δ is the FedAvg mean of fresh updates.
+"""
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from fltheory.sim.algorithms.base import RoundInput
+from fltheory.sim.algorithms.memory import (
+    LocalFn,
+    Memory,
+    MemoryAlgorithm,
+    store_updates,
+    updates_of_active,
+    weighted_table_sum,
+)
+
+
+def mifa_coefficients(seen: np.ndarray, wait_all: bool) -> np.ndarray:
+    """1/N for every client whose stored update is used (all zero while waiting)."""
+    n = seen.shape[-1]
+    ready = seen.all(axis=-1, keepdims=True) if wait_all else np.ones_like(seen[:, :1])
+    return np.where(seen & ready, 1.0 / n, 0.0)
+
+
+@dataclass(frozen=True, eq=False)
+class MIFA(MemoryAlgorithm):
+    wait_all: bool = False
+    name: ClassVar[str] = "mifa"
+
+    def init_memory(self, reps, n, w0):
+        return {
+            "table": w0.new_zeros((reps, n, w0.shape[1])),
+            "seen": np.zeros((reps, n), dtype=bool),
+        }
+
+    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+        rr, kk, upd = updates_of_active(inp, w, local)
+        table = store_updates(memory["table"], rr, kk, upd)
+        seen = memory["seen"] | inp.mask
+        coef = mifa_coefficients(seen, self.wait_all)
+        delta = weighted_table_sum(table, coef)
+        return delta, coef.any(axis=1), coef, {"table": table, "seen": seen}
+
+    def describe(self):
+        return {"name": self.name, "wait_all": self.wait_all}

@@ -1,0 +1,82 @@
+"""The FedAR paper's FedAvg baselines (Section 6.1): FedAvg-IS and FedAvg with at most S clients.
+
+* FedAvg-IS: the active clients' updates weighted by importance α_k/π_k (1/(N p_k) for uniform
+  α), q_k = α_k/π_k for k ∈ A_t — the same rule as :class:`~.unbiased.Unbiased`, kept under the
+  FedAR paper's name; ``normalise=True`` divides by Σ_{A_t} α_k/π_k (self-normalised IS).
+* FedAvg (S): when more than S clients are active, S of them are drawn uniformly without
+  replacement, and the drawn ones are averaged (q_k = 1/|chosen|). The draw uses uniform keys
+  per (repetition, round, client) from ``generator(seed, "sim/fedavg-s/rep{r}/block{b}")``,
+  a pure function of (seed, r, t) drawn block by block up front (like the minibatches): the S
+  active clients with the smallest keys are chosen.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar
+
+import numpy as np
+
+from fltheory.errors import InputError
+from fltheory.rng import generator
+from fltheory.sim.algorithms.adafed import adafed_weights
+from fltheory.sim.algorithms.base import Algorithm, RoundInput, State
+from fltheory.sim.algorithms.unbiased import unbiased_weights
+
+#: Rounds of sampling keys drawn at once per repetition.
+KEY_BLOCK = 64
+
+
+@lru_cache(maxsize=64)
+def _key_block(seed: int, rep: int, block: int, n: int) -> np.ndarray:
+    keys = generator(seed, f"sim/fedavg-s/rep{rep}/block{block}").random((KEY_BLOCK, n))
+    keys.setflags(write=False)
+    return keys
+
+
+def sampling_keys(seed: int, reps: int, t: int, n: int) -> np.ndarray:
+    """(R, N) uniform keys of round t (0-based) for every repetition."""
+    return np.stack([_key_block(seed, r, t // KEY_BLOCK, n)[t % KEY_BLOCK] for r in range(reps)])
+
+
+def sample_at_most(mask: np.ndarray, keys: np.ndarray, s: int) -> np.ndarray:
+    """The active clients whose key is among the s smallest of the active ones' (R, N) bool."""
+    ranked = np.where(mask, keys, np.inf)
+    rank = np.argsort(np.argsort(ranked, axis=-1, kind="stable"), axis=-1, kind="stable")
+    return mask & (rank < s)
+
+
+@dataclass(frozen=True, eq=False)
+class FedAvgIS(Algorithm):
+    normalise: bool = False
+    name: ClassVar[str] = "fedavg_is"
+
+    def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:
+        if self.normalise:
+            return adafed_weights(inp.mask, inp.alpha, inp.pi), state
+        return unbiased_weights(inp.mask, inp.alpha, inp.pi), state
+
+    def describe(self):
+        return {"name": self.name, "normalise": self.normalise}
+
+
+@dataclass(frozen=True, eq=False)
+class FedAvgSampled(Algorithm):
+    """FedAvg over at most ``s`` active clients drawn with keys from ``seed``."""
+
+    s: int = 50
+    seed: int = 0
+    name: ClassVar[str] = "fedavg_sampled"
+    needs_pi: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        if self.s < 1:
+            raise InputError(f"FedAvg (S) needs S >= 1, got {self.s}")
+
+    def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:
+        reps, n = inp.mask.shape
+        chosen = sample_at_most(inp.mask, sampling_keys(self.seed, reps, inp.t, n), self.s)
+        count = chosen.sum(axis=-1, keepdims=True)
+        return np.where(chosen, 1.0 / np.maximum(count, 1), 0.0), state
+
+    def describe(self):
+        return {"name": self.name, "s": self.s}
