@@ -13,6 +13,7 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
+    database=None,  # no replay of locally saved failures: every machine runs the same examples
 )
 settings.register_profile(
     "thorough",

@@ -78,7 +78,7 @@ FEDAVG = Aggregation(label="FedAvg (Algorithm 1)")
 
 
 def expected_coefficients(
-    p: object, aggregation: Aggregation = FEDAVG, *, rtol: float = 1e-13
+    p: object, aggregation: Aggregation = FEDAVG, *, rtol: float = 1e-12
 ) -> tuple[np.ndarray, float]:
     """(ω_k = η̄ E[c_k(A)] for every client, relative error bound) under Bernoulli links."""
     arr = link_probabilities(p)
@@ -133,7 +133,7 @@ def bernoulli_limit(
     *,
     lr: float = 1.0,
     local_steps: object = 1,
-    rtol: float = 1e-13,
+    rtol: float = 1e-12,
 ) -> LimitResult:
     """lim E[x_t] for isotropic quadratics F_k = ½‖x − u_k‖² under Bernoulli links.
 

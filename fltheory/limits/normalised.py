@@ -49,7 +49,7 @@ def weighted_harmonic_inclusion(
         return qs * ps * np.exp(logs.sum() - logs - qs * tau) / lower
 
     scaled, err = quad_vec(
-        integrand, 0.0, horizon, epsabs=0.25 * rtol, epsrel=0.0, norm="max", points=points
+        integrand, 0.0, horizon, epsabs=0.05 * rtol, epsrel=0.0, norm="max", points=points
     )
     rel_err = float(err / np.min(scaled)) + tail  # scaled ≥ 1 exactly, by Jensen
     if not rel_err <= rtol:

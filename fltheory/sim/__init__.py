@@ -5,7 +5,12 @@
 * :mod:`~fltheory.sim.data`, :mod:`~fltheory.sim.models`, :mod:`~fltheory.sim.problems` —
   data sets (ragged), models with batched closed-form gradients, tensor problems.
 * :mod:`~fltheory.sim.algorithms` — one module per aggregation strategy, each a pure
-  per-round weight rule (FedAvg, Unbiased, More available, AdaFed, F3AST, CA-Fed).
+  per-round weight rule (FedAvg, Unbiased, More available, AdaFed, F3AST, CA-Fed, FedAvg-IS,
+  FedAvg (S)) or, with per-client memory in batched tensors, a round step (FedPBC, FedAR, MIFA,
+  FedVARP; :mod:`~fltheory.sim.reference_memory` holds their loop twins).
+* :mod:`~fltheory.sim.datasets`, :mod:`~fltheory.sim.partitions`, :mod:`~fltheory.sim.cnn` —
+  real image data (digits, MNIST/Fashion-MNIST IDX, CIFAR-10 pickles), non-IID splits, CNNs;
+  :mod:`~fltheory.sim.client_metrics` — per-client accuracy distribution (FedAR Table 3).
 * :mod:`~fltheory.sim.engine` — the vectorised engine (seeds × clients as batch dimensions);
   :mod:`~fltheory.sim.reference` — the plain per-client loop it is tested against.
 * :mod:`~fltheory.sim.compare`, :mod:`~fltheory.sim.config`, :mod:`~fltheory.sim.run_config`,

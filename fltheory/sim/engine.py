@@ -10,6 +10,13 @@ Round t (CA-Fed ToN eqs. 2–3, Algorithm 1):
 5. Δ = Σ_k q_k Δ_k per repetition (a scatter-add), then w ← Proj_W(w + η̄Δ) (eq. 3; optional
    server momentum / weight decay). A repetition with no participant keeps its model.
 
+Algorithms with per-client memory (:class:`~fltheory.sim.algorithms.memory.MemoryAlgorithm`:
+FedPBC, FedAR, MIFA, FedVARP) replace steps 3–5's Δ by their own ``step`` (given a function that
+runs local SGD for any pairs from any starting points) and may update their memory after the
+server step; the server step itself and the evaluation are shared. FedPBC's client-model mean is
+evaluated as extra metrics (``RunResult.extra``); the final per-client test accuracies of the
+global model are recorded for data problems (``RunResult.client_accuracy``).
+
 Per-client state lives in (R, N, ...) arrays owned by the algorithm; :mod:`fltheory.sim.reference`
 is the plain per-client loop the tests compare this engine against.
 """

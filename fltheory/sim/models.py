@@ -10,7 +10,7 @@ all parameters, bias included), so F_k(θ) = mean_i ℓ(θ; ξ_i) + (ridge/2)‖
 """
 
 import torch
-from torch.func import grad, vmap
+from torch.func import grad_and_value, vmap
 
 from fltheory.errors import InputError
 
@@ -74,8 +74,7 @@ class Model:
         def one(th: torch.Tensor, xb: torch.Tensor, yb: torch.Tensor, wb: torch.Tensor):
             return (self.sample_losses(th, xb, yb) * wb).sum() + self.penalty(th)
 
-        grads = vmap(grad(one))(theta, x, y, weight)
-        losses = vmap(one)(theta, x, y, weight)
+        grads, losses = vmap(grad_and_value(one))(theta, x, y, weight)
         return losses, grads
 
 

@@ -102,9 +102,9 @@ def federate(
     if c != images.n_classes or not np.allclose(shares.sum(axis=0), 1.0):
         raise InputError(f"shares must be ({n}, {images.n_classes}) with columns summing to 1")
     rng = generator(seed, "sim/partitions/deal")
-    swapped = None
-    if swap_clients is not None and np.any(swap_clients):
-        swapped = swap_clients
+    swapped = np.zeros(n, dtype=bool) if swap_clients is None else np.asarray(swap_clients, bool)
+    if swapped.shape != (n,):
+        raise InputError(f"swap_clients must be {n} booleans")
     parts: list[list[np.ndarray]] = [[], [], [], []]
     for x, y, slot in ((images.x_train, images.y_train, 0), (images.x_test, images.y_test, 2)):
         by_class = [rng.permutation(np.flatnonzero(y == k)) for k in range(c)]
@@ -113,7 +113,7 @@ def federate(
         for k in range(n):
             rows = np.concatenate([by_class[j][starts[k, j] : starts[k + 1, j]] for j in range(c)])
             labels = y[rows]
-            if swapped is not None and swapped[k]:
+            if swapped[k]:
                 labels = swap_labels(labels, c, seed=seed)[0]
             parts[slot].append(x[rows])
             parts[slot + 1].append(labels)
