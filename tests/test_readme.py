@@ -1,0 +1,26 @@
+"""Every ``fltheory …`` command shown in the README runs and succeeds (exit status 0)."""
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from fltheory.cli.app import main
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMANDS = [
+    line
+    for line in (ROOT / "README.md").read_text().splitlines()
+    if re.match(r"^fltheory \w", line) and "simulate" not in line
+]
+
+
+def test_readme_lists_commands():
+    assert len(COMMANDS) >= 8
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_readme_command_runs(command, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    assert main(shlex.split(command)[1:]) == 0, capsys.readouterr().err
