@@ -14,28 +14,47 @@ from fltheory.errors import InputError
 
 
 def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
+    """One row per (algorithm, metric), so the table fits a terminal for any metric set."""
     table = Table(
         title=f"{summary['name']}: {summary['seeds']} seeds × {summary['rounds']} rounds, "
         f"{summary['clients']} clients ({summary['device']}, {summary['dtype']})"
     )
-    table.add_column("algorithm")
+    for name, justify in (
+        ("algorithm", "left"),
+        ("metric", "left"),
+        ("time avg", "right"),
+        ("final ± sd (seeds)", "right"),
+        ("included", "right"),
+        ("seconds", "right"),
+    ):
+        table.add_column(name, justify=justify)
+    # Server-model metrics, then (FedPBC) the same metrics of the mean of the client models.
     metrics = ("objective", "accuracy", "distance")
-    present = [m for m in metrics if any(m in a for a in summary["algorithms"].values())]
-    for m in present:
-        table.add_column(f"{m} (time avg)", justify="right")
-        table.add_column(f"{m} (final)", justify="right")
-    table.add_column("included", justify="right")
-    table.add_column("seconds", justify="right")
+    metrics += tuple(f"{m}_client_mean" for m in metrics)
     for label, entry in summary["algorithms"].items():
-        cells = []
-        for m in present:
-            stats = entry.get(m)
-            cells += (
-                [f"{stats['time_average']:.4g}", f"{stats['final']:.4g} ± {stats['final_std']:.2g}"]
-                if stats
-                else ["—", "—"]
+        rows = [
+            (
+                m.replace("_client_mean", " (client mean)"),
+                f"{st['time_average']:.4g}",
+                f"{st['final']:.4g} ± {st['final_std']:.2g}",
             )
-        table.add_row(label, *cells, f"{entry['inclusion_rate']:.3f}", f"{entry['seconds']:.2f}")
+            for m in metrics
+            if (st := entry.get(m))
+        ]
+        acc = entry.get("client_accuracy")
+        if acc:
+            rows.append(
+                ("client acc. mean / worst 10 %", "", f"{acc['mean']:.4g} / {acc['worst']:.4g}")
+            )
+        for i, row in enumerate(rows or [("—", "", "")]):
+            first = i == 0
+            table.add_row(
+                label if first else "",
+                *row,
+                f"{entry['inclusion_rate']:.3f}" if first else "",
+                f"{entry['seconds']:.2f}" if first else "",
+                end_section=i == len(rows) - 1,
+            )
     out = console()
     out.print(table)
     if out_dir is not None:

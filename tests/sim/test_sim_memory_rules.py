@@ -132,3 +132,25 @@ def test_stale_update_algorithms_reduce_to_fedavg_under_full_participation():
         run = setup.run(AlgorithmSpec(alg.name, alg, Schedule(0.5)))
         np.testing.assert_allclose(run.final_w, base.final_w, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(run.objective, base.objective, rtol=1e-12)
+
+
+@given(st.integers(1, 12), st.integers(1, 6), st.integers(0, 2**31), st.floats(0.0, 1.0))
+def test_fedar_counter_is_rounds_since_last_participation(rounds, n, seed, p):
+    """Eq. (5) iterated equals a direct count: τ = rounds since the last active round (or the
+    number of rounds so far for a client never seen); the weights then follow eq. (6)–(7)."""
+    trace = np.random.default_rng(seed).random((rounds, n)) < 0.4
+    tau = np.zeros((1, n), dtype=np.int64)
+    for mask in trace:
+        tau = inactive_counter(tau, mask[None])
+    for k in range(n):
+        active_rounds = np.flatnonzero(trace[:, k])
+        direct = rounds if active_rounds.size == 0 else rounds - 1 - active_rounds[-1]
+        assert tau[0, k] == direct
+    seen = trace.any(axis=0)[None]
+    psi = fedar_psi(tau, p, np.inf)
+    coef = fedar_coefficients(psi, seen)
+    if seen.any():
+        expected = sum(min((tau[0, k] + 1.0) ** p, 2.0) for k in range(n) if seen[0, k])
+        assert coef.sum() == pytest.approx(expected / seen.sum(), rel=1e-12)
+    else:
+        assert not coef.any()
