@@ -82,7 +82,10 @@ class BoundsCase:
         return 2.0 * (float(np.linalg.norm(u, axis=1).max()) + 1.0)
 
 
-def _sim(case: BoundsCase, problem: QuadraticProblem) -> tuple[QuadraticSim, TwoStateChains]:
+def simulated(
+    case: BoundsCase, problem: QuadraticProblem
+) -> tuple[QuadraticSim, TwoStateChains]:
+    """The simulator problem (same u, α, diagonal H) and the availability process."""
     hess = np.diagonal(problem.H, axis1=1, axis2=2).copy()
     return QuadraticSim(problem.u.copy(), problem.alpha.copy(), hess), TwoStateChains(problem.pi.copy(), case.lam2())
 
@@ -96,7 +99,7 @@ def eps_opt_rows(problem: QuadraticProblem, w: np.ndarray) -> np.ndarray:
 def theorem2_check(case: BoundsCase) -> dict:
     """Simulate with the step sizes of Theorem 2 and compare E[F_B(w̄_T) − F_B*] with eq. 13."""
     problem = case.problem()
-    sim, process = _sim(case, problem)
+    sim, process = simulated(case, problem)
     Q = float(problem.q.sum())
     eta1 = 1.0 / (2.0 * problem.L * (1.0 + 2.0 * case.E * Q))  # eq. 12, with equality
     steps = StepSizes.power_law(eta1, 1.0)
@@ -153,7 +156,7 @@ def theorem2_check(case: BoundsCase) -> dict:
 def long_run_check(case: BoundsCase) -> dict:
     """w_T → w_B* (eq. 4) under a faster schedule η·t0/(t0 + t) (asymptotics, not eq. 12)."""
     problem = case.problem()
-    sim, process = _sim(case, problem)
+    sim, process = simulated(case, problem)
     settings = SimSettings(rounds=case.long_rounds, local_steps=case.E, eval_every=100)
     setup = Setup(sim, process, settings, case.seed + 1, case.reps)
     spec = AlgorithmSpec(

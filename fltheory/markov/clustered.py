@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.markov.chain import MarkovChain
 from fltheory.markov.constants import ChainConstants
 from fltheory.markov.product import DEFAULT_MIX_EPS, ProductChain, exclusion_mask
 from fltheory.markov.two_state import check_two_state
@@ -147,6 +148,11 @@ class ClusteredChain:
     def state_clients(self) -> np.ndarray:
         """M×N 0/1 matrix: client k is active in state s iff its cluster is."""
         return self._clusters.state_clients()[:, self._assign]
+
+    def dense(self) -> MarkovChain:
+        """The same chain as a dense :class:`MarkovChain` with its state map, for cross-checks
+        (eq. 230; small chains only, as for :meth:`dense_matrix`)."""
+        return MarkovChain(self.dense_matrix(), state_clients=self.state_clients())
 
     # --- exclusion -------------------------------------------------------------------------
     def exclude(self, excluded: Any) -> "ClusteredChain":

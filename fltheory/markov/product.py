@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.markov.chain import MarkovChain
 from fltheory.markov.constants import ChainConstants
 from fltheory.markov.two_state import (
     check_two_state,
@@ -221,6 +222,11 @@ class ProductChain:
         n = self.n_clients
         shifts = np.arange(n - 1, -1, -1, dtype=np.int64)
         return ((np.arange(1 << n, dtype=np.int64)[:, None] >> shifts) & 1).astype(np.int8)
+
+    def dense(self) -> MarkovChain:
+        """The same chain as a dense :class:`MarkovChain` with its state map, for cross-checks
+        (eq. 230; small chains only, as for :meth:`dense_matrix`)."""
+        return MarkovChain(self.dense_matrix(), state_clients=self.state_clients())
 
     # --- Guideline B -----------------------------------------------------------------------
     def exclude(self, excluded: Any) -> "ProductChain":
