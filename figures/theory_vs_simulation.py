@@ -37,6 +37,15 @@ def log_indices(n: int, count: int = 60) -> np.ndarray:
     return np.unique(np.geomspace(1, n, count).astype(int) - 1)
 
 
+def collect_seed_mean(store: list[np.ndarray]):
+    """An observer appending the seed-mean model after every round to ``store``."""
+
+    def observe(_t: int, w: torch.Tensor) -> None:
+        store.append(w.mean(0).numpy().copy())
+
+    return observe
+
+
 def panel_fedavg(ax, rows: list[Row], reps: int, rounds: int) -> None:
     u, p_split = two_group_problem(12, 2, 1)
     lr, steps = 0.1, 3
@@ -50,7 +59,7 @@ def panel_fedavg(ax, rows: list[Row], reps: int, rounds: int) -> None:
         setup = Setup(problem, BernoulliLinks(p), SimSettings(rounds, steps), 11, reps)
         means: list[np.ndarray] = []
         spec = AlgorithmSpec("fedavg", FedAvg(), Schedule(lr))
-        res = setup.run(spec, observe=lambda _t, w: means.append(w.mean(0).numpy().copy()))
+        res = setup.run(spec, observe=collect_seed_mean(means))
         dist = res.distance  # (R, T)
         mu, band = dist.mean(0), 2.0 * dist.std(0, ddof=1) / np.sqrt(reps)
         mean_dist = np.linalg.norm(np.array(means) - problem.w_star, axis=1)

@@ -19,9 +19,7 @@ from fltheory.sim.availability import BernoulliLinks
 from fltheory.sim.compare import Setup
 from fltheory.sim.problems import QuadraticSim
 from fltheory.sim.settings import AlgorithmSpec, Schedule, SimSettings
-
-from validation.bounds_vs_simulator import LONG_RUN_RTOL, BoundsCase, long_run_check
-from validation.bounds_vs_simulator import theorem2_check
+from validation.bounds_vs_simulator import LONG_RUN_RTOL, BoundsCase, long_run_check, theorem2_check
 from validation.limits_vs_simulator import (
     BAND,
     MarkovCase,

@@ -56,9 +56,9 @@ class BoundsCase:
     n: int = 4
     d: int = 2
     E: int = 2
-    T: int = 1000
-    reps: int = 100
-    long_rounds: int = 3000
+    T: int = 2000
+    reps: int = 200
+    long_rounds: int = 5000
     seed: int = 5
 
     def problem(self) -> QuadraticProblem:
@@ -82,12 +82,12 @@ class BoundsCase:
         return 2.0 * (float(np.linalg.norm(u, axis=1).max()) + 1.0)
 
 
-def simulated(
-    case: BoundsCase, problem: QuadraticProblem
-) -> tuple[QuadraticSim, TwoStateChains]:
+def simulated(case: BoundsCase, problem: QuadraticProblem) -> tuple[QuadraticSim, TwoStateChains]:
     """The simulator problem (same u, α, diagonal H) and the availability process."""
     hess = np.diagonal(problem.H, axis1=1, axis2=2).copy()
-    return QuadraticSim(problem.u.copy(), problem.alpha.copy(), hess), TwoStateChains(problem.pi.copy(), case.lam2())
+    return QuadraticSim(problem.u.copy(), problem.alpha.copy(), hess), TwoStateChains(
+        problem.pi.copy(), case.lam2()
+    )
 
 
 def eps_opt_rows(problem: QuadraticProblem, w: np.ndarray) -> np.ndarray:
