@@ -8,7 +8,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from fltheory.sim.algorithms.adafed import adafed_weights
+from fltheory.sim.algorithms.base import RoundInput
 from fltheory.sim.algorithms.cafed import (
+    CAFed,
     cafed_weights,
     error_proxy,
     filter_losses,
@@ -189,3 +191,34 @@ def test_huge_kappa_keeps_every_client_like_unbiased(inp):
     mask, alpha, pi = inp["mask"], inp["alpha"], inp["pi"]
     q = cafed_weights(mask, alpha, pi, inp["lam2"], inp["gap"], kappa2=1e9, tau=0.0)
     np.testing.assert_allclose(q, unbiased_weights(mask, alpha, pi), rtol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("mask", "expected"),
+    [((True, True, True), [0.0, 0.0, 1 / 6]), ((True, True, False), [0.0, 0.0, 0.0])],
+)
+def test_cafed_first_round_with_running_min_keeps_only_last_client(mask, expected):
+    # Round 1, F̂* = running min: F̂ = F̂* (inactive client 2 gets the mean), so e = 0, Γ̂' = 0
+    # and ε̂ ≡ 0. Pass 1 (|λ| decreasing: 1, 0, 2): 0 − 0 ≥ τ = 0 drops 1, then 0; client 2 is
+    # the last with q > 0 and stays. q_2 = α_2/π_2 = 1/6; when client 2 is inactive, nobody
+    # aggregates (Algorithm 1 taken literally, as the authors' _truncate_clients with F̂*).
+    alg = CAFed(kappa2=1.0, tau=0.0, beta=1.0)
+    state = alg.init_state(1, ALPHA, PI)
+    m = np.array([mask])
+    losses = np.where(m, np.array([[0.7, 0.2, 0.4]]), np.nan)
+    inp = RoundInput(0, m, ALPHA, PI[None, :], np.array([[0.5, 0.9, 0.1]]), losses)
+    q, _ = alg.weights(inp, state)
+    np.testing.assert_allclose(q, [expected], rtol=1e-15)
+
+
+def test_cafed_equal_error_counts_as_a_decrease():
+    # Line 19 tests ε̂ − ε̂⁺ ≥ τ, not >: α = (½, ½), π = (1, 1), e = (1, 1), Γ̂' = 1, κ̄² = 0.
+    # Keeping both: ε̂ = 1; dropping client 0: p = (0, 1), ε̂⁺ = 1 (κ̄² = 0), 1 − 1 ≥ 0: dropped.
+    # With τ = 10⁻⁹ the tie no longer qualifies and both stay.
+    args = (np.array([0.5, 0.5]), np.array([[1.0, 1.0]]), np.array([[0.9, 0.0]]))
+    gap = np.array([[1.0, 1.0]])
+    mask = np.ones((1, 2), bool)
+    q0 = cafed_weights(mask, args[0], args[1], args[2], gap, kappa2=0.0, tau=0.0)
+    q1 = cafed_weights(mask, args[0], args[1], args[2], gap, kappa2=0.0, tau=1e-9)
+    np.testing.assert_array_equal(q0, [[0.0, 0.5]])
+    np.testing.assert_array_equal(q1, [[0.5, 0.5]])

@@ -17,6 +17,23 @@ Per round t, with losses F_k^(t) reported by the active clients:
 
 With ``fstar="running_min"``, F̂ = F̂* (so ε̂ ≡ 0) at the first round, and the ties 0 − 0 ≥ τ = 0
 exclude everyone but one client then; this is the paper's text taken literally.
+
+Audit against the paper and the authors' code (arodio/CA-Fed, ``clients_sampler.py``, class
+``MarkovianClientsSampler``; ``activity_estimator.py``; ``utils/divergence.py``):
+- get() itself agrees with both: pass 1 sorts all clients by |λ₂| decreasing (the code's
+  "stability" is the signed λ₂ of the two-state chain), pass 2 by π̂ increasing, both stable
+  sorts over client ids; one client is tried at a time with the others' current weights;
+  p = π ⊙̃ q renormalised over the remaining clients, d_TV = ½‖α − p‖₁, and Γ̂' = max over ALL
+  clients, held fixed during get(); a removal is kept iff ε̂ − ε̂⁺ ≥ τ (line 19 and the code;
+  Section IV-A's prose "decreasing by more than τ" would be strict, the box and code are not);
+  the code stops when a removal would zero every q, which is equivalent to our skip.
+- Bias factor: eqs. (16), (20) and lines 15/18 say 4κ̄²; the code multiplies d_TV²Γ̂' by its
+  ``bias_const`` with no 4, so its κ̄² = 1 is κ̄² = ¼ here. We follow the paper (4κ̄²).
+- F̂*: Section IV-B gives the running minimum; the code (and so the paper's figures) uses the
+  true local minima (sklearn log-loss fits, ``utils/utils.py:get_local_optimums``). Both are
+  offered; ``running_min`` stays the default as the paper's stated estimator.
+- Losses: the code evaluates every client's full validation loss and uses the active ones';
+  the paper (and our engine) use an active client's minibatch loss (Section IV-A).
 """
 
 from dataclasses import dataclass
