@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.bounds.divergence import biased_importance
+from fltheory.bounds.result import BoundResult, mark_vacuous, safe_log
 from fltheory.errors import InputError
 from fltheory.problems.constants import ProblemConstants, check_weights
 from fltheory.problems.quadratic import QuadraticProblem
@@ -25,6 +26,23 @@ class BiasInputs:
     exact: float | None
     trivial: float | None
     notes: tuple[str, ...]
+
+    def result(
+        self, log_value: float, equation: str, terms: dict[str, float], warnings: list[str]
+    ) -> BoundResult:
+        """The bias bound of ``equation`` with these inputs' exact answer, notes and p, q."""
+        result = BoundResult.from_log(
+            log_value,
+            equation,
+            terms=terms,
+            log_terms={k: safe_log(v) for k, v in terms.items()},
+            exact=self.exact,
+            conditions=list(self.notes),
+            warnings=warnings,
+            details={"p": self.p, "q": self.q},
+        )
+        mark_vacuous(result, self.trivial)
+        return result
 
 
 def bias_inputs(source: QuadraticProblem | ProblemConstants, q: Any | None) -> BiasInputs:

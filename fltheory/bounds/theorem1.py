@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.bounds.divergence import chi_square, starved_clients
-from fltheory.bounds.result import BoundResult, mark_vacuous, safe_exp, safe_log
+from fltheory.bounds.result import BoundResult, safe_exp, safe_log
 from fltheory.bounds.sources import bias_inputs
 from fltheory.errors import InputError
 from fltheory.problems.constants import ProblemConstants
@@ -40,18 +40,7 @@ def bias_bound_chi2(
         log_value = 2.0 * math.log(inp.kappa) + safe_log(chi2) + safe_log(inp.Gamma)
     eps_bar = math.inf if math.isinf(chi2) else chi2 * inp.Gamma
     terms = {"kappa_sq": kappa_sq, "chi_square": chi2, "Gamma": inp.Gamma, "eps_bar_bias": eps_bar}
-    result = BoundResult.from_log(
-        log_value,
-        "eq. 11",
-        terms=terms,
-        log_terms={k: safe_log(v) for k, v in terms.items()},
-        exact=inp.exact,
-        conditions=list(inp.notes),
-        warnings=warnings,
-        details={"p": inp.p, "q": inp.q},
-    )
-    mark_vacuous(result, inp.trivial)
-    return result
+    return inp.result(log_value, "eq. 11", terms, warnings)
 
 
 def total_error_bound(

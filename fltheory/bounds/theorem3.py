@@ -4,7 +4,7 @@ import math
 from typing import Any
 
 from fltheory.bounds.divergence import total_variation
-from fltheory.bounds.result import BoundResult, mark_vacuous, safe_log
+from fltheory.bounds.result import BoundResult, safe_log
 from fltheory.bounds.sources import bias_inputs
 from fltheory.problems.constants import ProblemConstants
 from fltheory.problems.quadratic import QuadraticProblem
@@ -33,15 +33,4 @@ def bias_bound_tv(source: QuadraticProblem | ProblemConstants, q: Any | None = N
         "Gamma_prime": gamma_p,
         "eps_bar_bias_prime": tv**2 * gamma_p if math.isfinite(gamma_p) else math.inf,
     }
-    result = BoundResult.from_log(
-        log_value,
-        "eq. 15",
-        terms=terms,
-        log_terms={k: safe_log(v) for k, v in terms.items()},
-        exact=inp.exact,
-        conditions=list(inp.notes),
-        warnings=warnings,
-        details={"p": inp.p, "q": inp.q},
-    )
-    mark_vacuous(result, inp.trivial)
-    return result
+    return inp.result(log_value, "eq. 15", terms, warnings)

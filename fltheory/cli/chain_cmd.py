@@ -23,7 +23,7 @@ def _chain_from_options(
     exact: bool,
 ):
     """Build the chain object named by exactly one of the source options."""
-    from fltheory.markov.io import parse_client_spec, read_matrix, read_state_clients
+    from fltheory.markov.io import load_chain, parse_client_spec
 
     sources = [
         name
@@ -46,9 +46,7 @@ def _chain_from_options(
     if exact and matrix is None:
         raise InputError("--exact applies to --matrix chains (two-state chains are closed-form)")
     if matrix is not None:
-        spec = read_matrix(matrix)
-        state_clients = read_state_clients(states) if states is not None else spec.state_clients
-        return _matrix_chain(spec, state_clients, exact)
+        return load_chain(matrix, states, exact=exact)
 
     from fltheory.markov.product import ProductChain
 
@@ -65,21 +63,6 @@ def _chain_from_options(
         return ProductChain(pi, lam2)
     pairs = [parse_client_spec(c) for c in clients]
     return ProductChain([p for p, _ in pairs], [lam for _, lam in pairs])
-
-
-def _matrix_chain(spec, state_clients, exact: bool):
-    """A dense chain that keeps the exact entries when it can, so that a near-defective
-    spectrum falls back to the exact Jordan path instead of failing (M ≤ EXACT_MAX_STATES)."""
-    from fltheory.markov.chain import MarkovChain
-    from fltheory.markov.validate import EXACT_MAX_STATES
-
-    if exact or spec.matrix.shape[0] <= EXACT_MAX_STATES:
-        try:
-            return MarkovChain.from_rational(spec.entries, state_clients=state_clients)
-        except InputError:
-            if exact:
-                raise
-    return MarkovChain(spec.matrix, state_clients=state_clients)
 
 
 def _fmt(value: Any) -> str:

@@ -19,7 +19,9 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigs, gmres
 
-from fltheory.errors import AssumptionViolation, InputError, NumericalError
+from fltheory.errors import NumericalError
+from fltheory.markov.stationary import gth_stationary
+from fltheory.markov.validate import LOOSE_ROW_SUM_ATOL, as_transition_matrix
 
 #: Up to this many states the spectral radius is taken from a full eigenvalue decomposition.
 DENSE_EIG_STATES = 256
@@ -27,43 +29,15 @@ DENSE_EIG_STATES = 256
 GMRES_RTOL = 1e-13
 
 
-def _check_stochastic(P: np.ndarray, what: str) -> None:
-    if P.ndim != 2 or P.shape[0] != P.shape[1] or P.shape[0] == 0:
-        raise InputError(f"{what} must be a non-empty square matrix, got shape {P.shape}")
-    if not np.all(np.isfinite(P)) or np.any(P < -1e-12):
-        raise InputError(f"{what} must have finite, non-negative entries")
-    if np.max(np.abs(P.sum(axis=1) - 1.0)) > 1e-9:
-        raise InputError(f"{what} rows must sum to 1 (row-stochastic)")
-
-
-def stationary_distribution(P: np.ndarray) -> np.ndarray:
-    """The unique π with πᵀP = πᵀ, Σπ = 1; AssumptionViolation when it is not unique."""
-    m = P.shape[0]
-    system = P.T - np.eye(m)
-    system[-1, :] = 1.0
-    rhs = np.zeros(m)
-    rhs[-1] = 1.0
-    try:
-        pi = np.linalg.solve(system, rhs)
-    except np.linalg.LinAlgError:
-        raise AssumptionViolation("the availability chain has no unique stationary law") from None
-    residual = np.max(np.abs(pi @ P - pi)) if np.all(np.isfinite(pi)) else np.inf
-    if not residual <= 1e-9 or np.any(pi < -1e-9):
-        raise AssumptionViolation(
-            "the availability chain has no unique stationary law (not irreducible)"
-        )
-    pi = np.clip(pi, 0.0, None)
-    return pi / pi.sum()
-
-
 class DenseTransition:
     """A dense row-stochastic matrix with a unique stationary law."""
 
     def __init__(self, P: object, stationary: np.ndarray | None = None) -> None:
-        self.P = np.array(P, dtype=float)
-        _check_stochastic(self.P, "the transition matrix")
+        self.P = as_transition_matrix(P, atol=LOOSE_ROW_SUM_ATOL)
         self.n_states = self.P.shape[0]
-        self._pi = stationary_distribution(self.P) if stationary is None else stationary
+        self._pi = (
+            gth_stationary(self.P, atol=LOOSE_ROW_SUM_ATOL) if stationary is None else stationary
+        )
 
     def stationary(self) -> np.ndarray:
         return self._pi
@@ -89,12 +63,11 @@ class KroneckerTransition:
     """P = factors[0] ⊗ factors[1] ⊗ …, state order of np.kron (first factor most significant)."""
 
     def __init__(self, factors: list[np.ndarray]) -> None:
-        self.factors = [np.array(f, dtype=float) for f in factors]
-        for k, f in enumerate(self.factors):
-            _check_stochastic(f, f"factor {k}")
+        self.factors = [as_transition_matrix(f, atol=LOOSE_ROW_SUM_ATOL) for f in factors]
         self.shape = tuple(f.shape[0] for f in self.factors)
         self.n_states = int(np.prod(self.shape))
-        self._pi = reduce(np.kron, [stationary_distribution(f) for f in self.factors])
+        stationary = [gth_stationary(f, atol=LOOSE_ROW_SUM_ATOL) for f in self.factors]
+        self._pi = reduce(np.kron, stationary)
 
     def stationary(self) -> np.ndarray:
         return self._pi

@@ -1,6 +1,7 @@
 """The chain constants that the bounds consume: a plain record shared by every chain type."""
 
 import math
+import sys
 from dataclasses import dataclass
 
 
@@ -29,13 +30,6 @@ class ChainConstants:
     @property
     def C_P(self) -> float | None:
         """C_P as a float, or None when it is unknown or overflows a double."""
-        if self.log_C_P is None or self.log_C_P > math.log(1.7976931348623157e308):
+        if self.log_C_P is None or self.log_C_P > math.log(sys.float_info.max):
             return None
         return math.exp(self.log_C_P)
-
-    @property
-    def n_states(self) -> int | None:
-        """M as an exact integer when it is below 2**62, else None (use ``log_n_states``)."""
-        if self.log_n_states > 62 * math.log(2):
-            return None
-        return round(math.exp(self.log_n_states))

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.markov.chain import MarkovChain
+from fltheory.markov.validate import EXACT_MAX_STATES
 
 
 @dataclass(frozen=True)
@@ -130,3 +132,24 @@ def parse_client_spec(spec: str) -> tuple[float, float]:
         raise InputError(f"--client '{spec}': expected PI:LAMBDA2, e.g. 0.9:0.5")
     pi, lam2 = (_parse_entry(p, f"--client '{spec}'") for p in parts)
     return pi, lam2
+
+
+def load_chain(
+    matrix_path: str | Path, states_path: str | Path | None = None, *, exact: bool = False
+) -> MarkovChain:
+    """A dense chain from a matrix file and an optional state-map file (which overrides a map
+    the JSON carries).
+
+    The exact entries of the file are kept when they can be (M ≤ EXACT_MAX_STATES and rows
+    summing to exactly 1), so that a near-defective spectrum falls back to the exact Jordan path
+    instead of failing; ``exact=True`` requires them.
+    """
+    spec = read_matrix(matrix_path)
+    state_clients = read_state_clients(states_path) if states_path else spec.state_clients
+    if exact or spec.matrix.shape[0] <= EXACT_MAX_STATES:
+        try:
+            return MarkovChain.from_rational(spec.entries, state_clients=state_clients)
+        except InputError:
+            if exact:
+                raise
+    return MarkovChain(spec.matrix, state_clients=state_clients)

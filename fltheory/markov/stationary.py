@@ -25,8 +25,10 @@ from fltheory.markov.validate import as_transition_matrix, to_rational_matrix
 _PANEL = 128
 
 
-def gth_stationary(P: Any) -> np.ndarray:
+def gth_stationary(P: Any, *, atol: float = 1e-12) -> np.ndarray:
     """ρ with ρᵀP = ρᵀ, Σρ = 1, by GTH elimination (O(M³), subtraction-free).
+
+    ``atol`` is the row-sum tolerance of :func:`as_transition_matrix`.
 
     States are eliminated from the last one down. Eliminating state n turns the matrix of the
     first n states into the transition matrix of the chain watched only on those states
@@ -34,7 +36,7 @@ def gth_stationary(P: Any) -> np.ndarray:
     are applied in panels of 128 states, the trailing part with one matrix product per panel
     (all operands nonnegative, so still subtraction-free), which makes M = 4096 take seconds.
     """
-    A = np.array(as_transition_matrix(P), dtype=np.float64, order="C")
+    A = np.array(as_transition_matrix(P, atol=atol), dtype=np.float64, order="C")
     M = A.shape[0]
     hi = M
     while hi > 1:

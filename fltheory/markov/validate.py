@@ -23,6 +23,9 @@ from fltheory.errors import AssumptionViolation, InputError
 
 #: Largest chain the exact (rational) path accepts; sympy/mpmath cost grows steeply beyond.
 EXACT_MAX_STATES = 12
+#: The looser row-sum tolerance that the limits and the simulator accept (matrices built by
+#: arithmetic, e.g. Kronecker products of rounded factors); the analytics keep the default 1e-12.
+LOOSE_ROW_SUM_ATOL = 1e-9
 
 
 def as_transition_matrix(P: Any, *, atol: float = 1e-12) -> np.ndarray:

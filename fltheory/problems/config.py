@@ -190,14 +190,10 @@ def _read_chain(clients: _Reader) -> tuple[ChainConstants, np.ndarray]:
                 kwargs["split"] = clients.string("split")
             population = ca_fed_population(**kwargs)
             return population.chain().constants(), np.asarray(population.pi, dtype=float)
-        from fltheory.markov.chain import MarkovChain
-        from fltheory.markov.io import read_matrix, read_state_clients
+        from fltheory.markov.io import load_chain
 
         matrix_path = clients.path_value("matrix")
-        states_path = clients.path_value("states", required=False)
-        spec = read_matrix(matrix_path)
-        states = read_state_clients(states_path) if states_path else spec.state_clients
-        markov = MarkovChain(spec.matrix, state_clients=states)
+        markov = load_chain(matrix_path, clients.path_value("states", required=False))
         return markov.constants(), np.asarray(markov.client_availability, dtype=float)
     except InputError as err:
         raise InputError(f"{clients.path}: [clients]: {err}") from None

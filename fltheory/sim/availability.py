@@ -25,6 +25,8 @@ from typing import Protocol
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.markov.stationary import gth_stationary
+from fltheory.markov.validate import LOOSE_ROW_SUM_ATOL, as_transition_matrix
 from fltheory.rng import generator
 
 
@@ -159,15 +161,11 @@ class ClusteredChains:
         return _run_two_state(u, self.cluster_pi, self.cluster_lam2)[:, :, self.assignment]
 
 
-@dataclass(frozen=True, eq=False)
-class BernoulliLinks:
-    """Link of client i active independently each round with probability p_i (λ₂ = 0)."""
+class _IndependentLinks:
+    """Shared by link processes with per-client probabilities ``p``, independent over rounds
+    (so the marginal availability is p and λ₂ = 0)."""
 
     p: np.ndarray
-    purpose: str = "sim/availability/bernoulli"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "p", _probabilities(self.p, "p"))
 
     @property
     def n_clients(self) -> int:
@@ -178,8 +176,19 @@ class BernoulliLinks:
         return self.p
 
     @property
-    def lam2(self) -> np.ndarray:
+    def lam2(self) -> np.ndarray | None:
         return np.zeros_like(self.p)
+
+
+@dataclass(frozen=True, eq=False)
+class BernoulliLinks(_IndependentLinks):
+    """Link of client i active independently each round with probability p_i (λ₂ = 0)."""
+
+    p: np.ndarray
+    purpose: str = "sim/availability/bernoulli"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "p", _probabilities(self.p, "p"))
 
     def sample(self, seed: int, reps: int, rounds: int) -> np.ndarray:
         _check_counts(reps, rounds)
@@ -187,7 +196,7 @@ class BernoulliLinks:
 
 
 @dataclass(frozen=True, eq=False)
-class UniformNoiseLinks:
+class UniformNoiseLinks(_IndependentLinks):
     """p_i^t = p_i + X_i^t, X_i^t ~ U(−a, a) i.i.d. over clients and rounds (FedPBC Sec. VI).
 
     Needs a ≤ p_i ≤ 1 − a so that p_i^t stays a probability; then E[p_i^t] = p_i and rounds are
@@ -207,18 +216,6 @@ class UniformNoiseLinks:
             raise InputError(f"every p_i must lie in [a, 1 - a] for noise half-width a={a}")
         object.__setattr__(self, "p", p)
 
-    @property
-    def n_clients(self) -> int:
-        return int(self.p.size)
-
-    @property
-    def pi(self) -> np.ndarray:
-        return self.p
-
-    @property
-    def lam2(self) -> np.ndarray:
-        return np.zeros_like(self.p)
-
     def link_probabilities(self, seed: int, reps: int, rounds: int) -> np.ndarray:
         """The (R, T, N) realised p_i^t (first half of each repetition's stream)."""
         return self._draw(seed, reps, rounds)[0]
@@ -235,7 +232,7 @@ class UniformNoiseLinks:
 
 
 @dataclass(frozen=True, eq=False)
-class DayCycleLinks:
+class DayCycleLinks(_IndependentLinks):
     """p_i^t = p_i + A·sin(2π(t/period + phase_i)): a deterministic day cycle, i.i.d. links.
 
     Needs A ≤ p_i ≤ 1 − A. Over a whole number of periods the mean availability is p_i; the
@@ -260,14 +257,6 @@ class DayCycleLinks:
         object.__setattr__(self, "phase", phase)
 
     @property
-    def n_clients(self) -> int:
-        return int(self.p.size)
-
-    @property
-    def pi(self) -> np.ndarray:
-        return self.p
-
-    @property
     def lam2(self) -> None:
         return None
 
@@ -283,18 +272,6 @@ class DayCycleLinks:
         )
 
 
-def stationary_distribution(P: np.ndarray) -> np.ndarray:
-    """ρ with ρᵀP = ρᵀ, Σρ = 1 (least squares on the stacked system; P irreducible)."""
-    m = P.shape[0]
-    system = np.vstack([P.T - np.eye(m), np.ones((1, m))])
-    rhs = np.zeros(m + 1)
-    rhs[-1] = 1.0
-    rho = np.linalg.lstsq(system, rhs, rcond=None)[0]
-    if np.abs(system @ rho - rhs).max() > 1e-9 or (rho < -1e-12).any():
-        raise InputError("the chain has no unique stationary distribution (is it irreducible?)")
-    return np.clip(rho, 0.0, None) / np.clip(rho, 0.0, None).sum()
-
-
 @dataclass(frozen=True, eq=False)
 class FiniteChain:
     """A finite chain (M states, matrix P) and a 0/1 map ``state_clients`` (M, N) of who is
@@ -305,19 +282,15 @@ class FiniteChain:
     purpose: str = "sim/availability/finite-chain"
 
     def __post_init__(self) -> None:
-        P = np.asarray(self.P, dtype=float)
+        P = as_transition_matrix(self.P, atol=LOOSE_ROW_SUM_ATOL)
         sc = np.asarray(self.state_clients)
-        if P.ndim != 2 or P.shape[0] != P.shape[1] or P.shape[0] == 0:
-            raise InputError(f"P must be a square matrix, got shape {P.shape}")
-        if not np.isfinite(P).all() or (P < 0).any() or np.abs(P.sum(1) - 1).max() > 1e-9:
-            raise InputError("P must be stochastic: entries >= 0 and rows summing to 1")
         if sc.ndim != 2 or sc.shape[0] != P.shape[0]:
             raise InputError(f"state_clients must have shape ({P.shape[0]}, N), got {sc.shape}")
         if not np.isin(sc, (0, 1)).all():
             raise InputError("state_clients entries must be 0 or 1")
         object.__setattr__(self, "P", P)
         object.__setattr__(self, "state_clients", sc.astype(bool))
-        object.__setattr__(self, "_rho", stationary_distribution(P))
+        object.__setattr__(self, "_rho", gth_stationary(P, atol=LOOSE_ROW_SUM_ATOL))
 
     @property
     def n_clients(self) -> int:

@@ -1,4 +1,5 @@
-"""Hypothesis strategies for the simulator: round inputs of the weight rules, small problems."""
+"""Test helpers for the simulator: hypothesis strategies (round inputs of the weight rules,
+small problems) and the engine-vs-reference-loop comparison."""
 
 import numpy as np
 from hypothesis import strategies as st
@@ -38,3 +39,26 @@ def two_state_populations(draw: st.DrawFn, max_clients: int = 6) -> tuple[np.nda
     pairs = [draw(two_state_params(min_pi=0.05)) for _ in range(n)]
     pi, lam2 = (np.array(v, dtype=float) for v in zip(*pairs, strict=True))
     return pi, np.minimum(lam2, 0.98)
+
+
+def assert_engine_matches_reference(setup, spec, tol: float = 1e-10):
+    """Run ``spec`` with the vectorised engine and with the per-client reference loop on the
+    same trace and draws, assert every recorded quantity agrees, and return the engine's run."""
+    fast = setup.run(spec)
+    slow = setup.run(spec, implementation="reference")
+    np.testing.assert_array_equal(fast.included, slow.included)
+    np.testing.assert_allclose(fast.weights, slow.weights, rtol=1e-6)
+    for name in ("objective", "accuracy", "distance"):
+        a, b = getattr(fast, name), getattr(slow, name)
+        assert (a is None) == (b is None), name
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=tol, atol=tol, err_msg=name)
+    assert fast.extra.keys() == slow.extra.keys()
+    for name in fast.extra:
+        np.testing.assert_allclose(fast.extra[name], slow.extra[name], rtol=tol, atol=tol)
+    np.testing.assert_allclose(fast.final_w, slow.final_w, rtol=tol, atol=tol)
+    assert (fast.client_accuracy is None) == (slow.client_accuracy is None)
+    if fast.client_accuracy is not None:
+        np.testing.assert_allclose(fast.client_accuracy, slow.client_accuracy, atol=1e-12)
+    assert fast.included.any()
+    return fast

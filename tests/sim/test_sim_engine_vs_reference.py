@@ -18,8 +18,8 @@ from fltheory.sim.data import binary_synthetic, synthetic_leaf
 from fltheory.sim.models import LogisticRegression, SoftmaxRegression
 from fltheory.sim.problems import DataProblem, QuadraticSim
 from fltheory.sim.settings import AlgorithmSpec, Schedule, ServerOptions, SimSettings
+from fltheory.testing.sim import assert_engine_matches_reference
 
-TOL = 1e-10
 N = 8
 POP = ca_fed_population(N, seed=0)
 
@@ -61,20 +61,6 @@ def _quadratic_problem(kind):
     return QuadraticSim(u, rng.uniform(0.5, 1.5, N), hess, dtype=torch.float64)
 
 
-def _compare(setup, spec):
-    fast = setup.run(spec)
-    slow = setup.run(spec, implementation="reference")
-    np.testing.assert_array_equal(fast.included, slow.included)
-    np.testing.assert_allclose(fast.weights, slow.weights, rtol=1e-6)
-    for name in ("objective", "accuracy", "distance"):
-        a, b = getattr(fast, name), getattr(slow, name)
-        assert (a is None) == (b is None), name
-        if a is not None:
-            np.testing.assert_allclose(a, b, rtol=TOL, atol=TOL, err_msg=name)
-    np.testing.assert_allclose(fast.final_w, slow.final_w, rtol=TOL, atol=TOL)
-    assert fast.included.any()
-
-
 @pytest.mark.parametrize("problem_kind", ["softmax", "logistic"])
 def test_every_algorithm_on_data_problems(problem_kind):
     problem = _softmax_problem() if problem_kind == "softmax" else _logistic_problem()
@@ -83,7 +69,9 @@ def test_every_algorithm_on_data_problems(problem_kind):
     for alg in _algorithms(problem):
         if alg.name == "ca_fed" and alg.fstar is not None:
             continue  # data problems have no known local minima
-        _compare(setup, AlgorithmSpec(alg.name, alg, Schedule(0.3), ServerOptions(1.5)))
+        assert_engine_matches_reference(
+            setup, AlgorithmSpec(alg.name, alg, Schedule(0.3), ServerOptions(1.5))
+        )
 
 
 @pytest.mark.parametrize("kind", ["identity", "diag", "full"])
@@ -92,7 +80,9 @@ def test_every_algorithm_on_quadratics_with_closed_form_local_steps(kind):
     settings = SimSettings(rounds=12, local_steps=3, batch_size=0)
     setup = Setup(problem, TwoStateChains(POP.pi, POP.lam2), settings, seed=1, reps=2)
     for alg in _algorithms(problem):
-        _compare(setup, AlgorithmSpec(alg.name, alg, Schedule(0.2), ServerOptions(1.2)))
+        assert_engine_matches_reference(
+            setup, AlgorithmSpec(alg.name, alg, Schedule(0.2), ServerOptions(1.2))
+        )
 
 
 def test_server_options_schedules_estimators_and_full_batches():
@@ -103,7 +93,7 @@ def test_server_options_schedules_estimators_and_full_batches():
     for alg in (algs.CAFed(kappa2=0.5), algs.Unbiased(), algs.F3AST(k=3, beta=0.3)):
         for schedule in (Schedule(0.4, "inverse", 3.0), Schedule(0.4, "inverse_sqrt", 2.0)):
             spec = AlgorithmSpec(alg.name, alg, schedule, server, estimator="bayesian")
-            _compare(setup, spec)
+            assert_engine_matches_reference(setup, spec)
 
 
 def test_rounds_with_nobody_active_leave_the_model_unchanged():
@@ -113,7 +103,7 @@ def test_rounds_with_nobody_active_leave_the_model_unchanged():
     empty = ~setup.trace.any(axis=2)
     assert empty.any()
     spec = AlgorithmSpec("fedavg", algs.FedAvg(), Schedule(0.5), ServerOptions(momentum=0.9))
-    _compare(setup, spec)
+    assert_engine_matches_reference(setup, spec)
     run = setup.run(spec)
     r, t = np.argwhere(empty[:, 1:])[0] + [0, 1]
     assert run.objective[r, t] == run.objective[r, t - 1]

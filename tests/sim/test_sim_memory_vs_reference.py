@@ -17,8 +17,8 @@ from fltheory.sim.data import synthetic_leaf
 from fltheory.sim.models import SoftmaxRegression
 from fltheory.sim.problems import DataProblem, QuadraticSim
 from fltheory.sim.settings import AlgorithmSpec, Schedule, ServerOptions, SimSettings
+from fltheory.testing.sim import assert_engine_matches_reference
 
-TOL = 1e-10
 N = 6
 P_LINK = np.array([0.15, 0.3, 0.5, 0.6, 0.8, 0.95])
 
@@ -36,27 +36,6 @@ ALGORITHMS = [
 ]
 
 
-def _compare(setup, spec):
-    fast = setup.run(spec)
-    slow = setup.run(spec, implementation="reference")
-    np.testing.assert_array_equal(fast.included, slow.included)
-    np.testing.assert_allclose(fast.weights, slow.weights, rtol=1e-6)
-    for name in ("objective", "accuracy", "distance"):
-        a, b = getattr(fast, name), getattr(slow, name)
-        assert (a is None) == (b is None), name
-        if a is not None:
-            np.testing.assert_allclose(a, b, rtol=TOL, atol=TOL, err_msg=name)
-    assert fast.extra.keys() == slow.extra.keys()
-    for name in fast.extra:
-        np.testing.assert_allclose(fast.extra[name], slow.extra[name], rtol=TOL, atol=TOL)
-    np.testing.assert_allclose(fast.final_w, slow.final_w, rtol=TOL, atol=TOL)
-    assert (fast.client_accuracy is None) == (slow.client_accuracy is None)
-    if fast.client_accuracy is not None:
-        np.testing.assert_allclose(fast.client_accuracy, slow.client_accuracy, atol=1e-12)
-    assert fast.included.any()
-    return fast
-
-
 def test_memory_algorithms_on_a_data_problem_with_minibatches():
     data = synthetic_leaf(0.5, 0.5, N, seed=3, n_features=4, n_classes=3, max_samples=30)
     problem = DataProblem(
@@ -65,7 +44,9 @@ def test_memory_algorithms_on_a_data_problem_with_minibatches():
     settings = SimSettings(rounds=9, local_steps=2, batch_size=3, eval_every=2)
     setup = Setup(problem, BernoulliLinks(P_LINK), settings, seed=4, reps=2)
     for alg in ALGORITHMS:
-        run = _compare(setup, AlgorithmSpec(alg.name, alg, Schedule(0.3), ServerOptions(1.2)))
+        run = assert_engine_matches_reference(
+            setup, AlgorithmSpec(alg.name, alg, Schedule(0.3), ServerOptions(1.2))
+        )
         if alg.name == "fedpbc":
             assert "accuracy_client_mean" in run.extra
 
@@ -78,4 +59,4 @@ def test_memory_algorithms_on_quadratics(server):
     setup = Setup(problem, BernoulliLinks(P_LINK), settings, seed=2, reps=3)
     for alg in ALGORITHMS:
         sched = Schedule(0.2, "inverse", 5.0)
-        _compare(setup, AlgorithmSpec(alg.name, alg, sched, server))
+        assert_engine_matches_reference(setup, AlgorithmSpec(alg.name, alg, sched, server))
