@@ -2,13 +2,16 @@
 
 import math
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from fltheory.cli.app import app
 from fltheory.cli.output import console, emit_json, warn
+
+if TYPE_CHECKING:
+    from fltheory.api.bounds import BoundReport
 
 
 def _num(value: float | None, log_value: float | None = None) -> str:
@@ -19,9 +22,10 @@ def _num(value: float | None, log_value: float | None = None) -> str:
     return f"{value:.6g}"
 
 
-def _print(results: dict[str, Any], setup: Any) -> None:
+def _print(report: "BoundReport") -> None:
     out = console()
-    table = Table(title=f"CA-Fed bounds for {setup.source}")
+    results = report.results
+    table = Table(title=f"CA-Fed bounds for {report.setup.source}")
     for col in ("bound", "equation", "value", "ln value", "exact", "holds", "vacuous"):
         table.add_column(col, justify="right" if col not in ("bound", "equation") else "left")
     labels = {
@@ -43,7 +47,7 @@ def _print(results: dict[str, Any], setup: Any) -> None:
             vacuous,
         )
     out.print(table)
-    thm2 = results["theorem2"]
+    thm2 = report.theorem2
     terms = Table(title="Theorem 2 (eq. 13) terms, natural logs")
     terms.add_column("term")
     terms.add_column("ln value", justify="right")
@@ -67,29 +71,10 @@ def bound_command(
     ] = False,
 ) -> None:
     """Bias (Theorems 1, 3) and optimisation-error (Theorem 2) bounds of CA-Fed."""
-    from fltheory.bounds.report import all_bounds
-    from fltheory.problems.config import load_problem_config
+    from fltheory.api.bounds import bound_report
 
-    setup = load_problem_config(config)
-    results = all_bounds(setup, use_safe_T_P=safe_tp)
+    report = bound_report(config, use_safe_T_P=safe_tp)
     if json_out:
-        payload: dict[str, Any] = {k: r.to_dict() for k, r in results.items()}
-        payload["setup"] = {
-            "config": str(setup.source),
-            "n_clients": setup.n_clients,
-            "local_steps": setup.local_steps,
-            "rounds": setup.rounds,
-            "Q": setup.Q,
-            "q": setup.q,
-            "kappa": setup.constants.kappa,
-            "chain": {
-                "log_n_states": setup.chain.log_n_states,
-                "lambda": setup.chain.lam,
-                "log_C_P": setup.chain.log_C_P,
-                "T_P": setup.chain.T_P,
-            },
-            "steps": setup.steps.to_dict(),
-        }
-        emit_json(payload)
+        emit_json(report.to_dict())
     else:
-        _print(results, setup)
+        _print(report)

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from fltheory.api.chain import ChainReport, chain_report
 from fltheory.cli.app import app
-from fltheory.cli.chain_report import chain_report
 from fltheory.cli.output import console, emit_json, warn
 from fltheory.errors import InputError
 from fltheory.markov.protocol import AvailabilityChain
@@ -75,47 +75,49 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _print_report(report: dict[str, Any]) -> None:
+def _print_report(report: ChainReport) -> None:
     table = Table(title="Availability chain (CA-Fed ToN, Lemma 16 / Appendix F)")
     table.add_column("quantity")
     table.add_column("value", justify="right")
     table.add_column("meaning")
-    n_states = report.get("n_states")
-    if n_states is None and report.get("log_n_states") is not None:
-        n_states = f"e^{report['log_n_states']:.6g}"
+    n_states: Any = report.n_states
+    if n_states is None:
+        n_states = f"e^{report.log_n_states:.6g}"
     rows = [
-        ("method", report.get("method"), "exact (sympy), dense (numpy) or structured"),
-        ("clients N", report.get("n_clients"), ""),
+        ("method", report.method, "exact (sympy), dense (numpy) or structured"),
+        ("clients N", report.n_clients, ""),
         ("states M", n_states, ""),
-        ("slem λ̄₂(P)", report.get("slem"), "second largest eigenvalue modulus (229)"),
-        ("λ(P)", report.get("lambda"), "(λ̄₂ + 1)/2 (229)"),
-        ("relaxation time", report.get("relaxation_time"), "1/(1 − λ̄₂)"),
-        ("C_P", report.get("C_P"), "eq. 156 with optimally block-scaled U"),
-        ("ln C_P", report.get("log_C_P"), ""),
-        ("T_P", report.get("T_P"), "eq. 157"),
-        ("T_P safe", report.get("T_P_safe"), "eq. 157 with ln(2nᵢ/(r·λ̄₂))"),
+        ("slem λ̄₂(P)", report.slem, "second largest eigenvalue modulus (229)"),
+        ("λ(P)", report.lam, "(λ̄₂ + 1)/2 (229)"),
+        ("relaxation time", report.relaxation_time, "1/(1 − λ̄₂)"),
+        ("C_P", report.C_P, "eq. 156 with optimally block-scaled U"),
+        ("ln C_P", report.log_C_P, ""),
+        ("T_P", report.T_P, "eq. 157"),
+        ("T_P safe", report.T_P_safe, "eq. 157 with ln(2nᵢ/(r·λ̄₂))"),
     ]
-    optional = [
-        ("T entrywise", "T_entrywise", "exact start of the proof's entrywise bound"),
-        ("empirical C_P", "empirical_C_P", "sup_{t≥T_P} E(t)/λ(P)ᵗ"),
-        ("hitting time", "hitting_time", "max_k 1/((1 − λ_k) π_k), Sec. V-B(d)"),
-    ]
-    rows += [(label, report[key], note) for label, key, note in optional if key in report]
-    bounds = report.get("mixing_time_bounds")
-    if isinstance(bounds, dict):
-        lo, hi = bounds.get("lower"), bounds.get("upper")
-        rows.append(("t_mix(ε) bounds", f"[{_fmt(lo)}, {_fmt(hi)}]", f"ε = {bounds.get('eps')}"))
+    if report.dense:
+        empirical = None if report.empirical is None else report.empirical.value
+        rows += [
+            ("T entrywise", report.T_entrywise, "exact start of the proof's entrywise bound"),
+            ("empirical C_P", empirical, "sup_{t≥T_P} E(t)/λ(P)ᵗ"),
+        ]
+    else:
+        rows.append(("hitting time", report.hitting_time, "max_k 1/((1 − λ_k) π_k), Sec. V-B(d)"))
+    bounds = report.mixing_time_bounds
+    rows.append(
+        ("t_mix(ε) bounds", f"[{_fmt(bounds.lower)}, {_fmt(bounds.upper)}]", f"ε = {bounds.eps}")
+    )
     for label, value, note in rows:
         table.add_row(label, _fmt(value), note)
     out = console()
     out.print(table)
-    pis = report.get("client_availability")
+    pis = report.client_availability
     if pis is not None and len(pis) > 0:
         out.print(
             f"client availability π_k: min {min(pis):.4g}, max {max(pis):.4g}, "
             f"mean {sum(pis) / len(pis):.4g} over {len(pis)} clients"
         )
-    for message in report.get("warnings") or []:
+    for message in report.warnings:
         warn(message)
 
 
@@ -151,6 +153,6 @@ def chain_command(
     )
     report = chain_report(chain, exact=True if exact else None)
     if json_out:
-        emit_json(report)
+        emit_json(report.to_dict())
     else:
         _print_report(report)

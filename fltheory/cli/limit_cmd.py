@@ -25,7 +25,7 @@ The optimum is the plain mean of the u_k (eq. 2) unless ``--alpha`` gives target
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
@@ -37,6 +37,9 @@ from fltheory.cli.app import app
 from fltheory.cli.output import console, emit_json, warn
 from fltheory.errors import InputError
 from fltheory.limits import DEFAULT_LOCAL_STEPS, DEFAULT_LR, DEFAULT_SERVER_LR
+
+if TYPE_CHECKING:
+    from fltheory.api.limit import LimitReport
 
 
 def _parse_number(text: str, what: str) -> float:
@@ -80,27 +83,13 @@ def read_points(path: Path) -> np.ndarray:
 
 
 def _target(spec: str, n: int) -> np.ndarray:
-    """α from ``--alpha``: n non-negative numbers, not all zero, scaled to sum 1 (eq. 1)."""
-    alpha = checks.nonnegative_vector(read_vector(spec, "--alpha"), "--alpha", n)
-    if not alpha.sum() > 0.0:
-        raise InputError("--alpha must have a positive entry")
-    return alpha / alpha.sum()
+    """α from ``--alpha``: n non-negative numbers (the API scales them to sum 1, eq. 1)."""
+    return checks.nonnegative_vector(read_vector(spec, "--alpha"), "--alpha", n)
 
 
-def _state_matrix(lists: list[list[int]], n_clients: int) -> np.ndarray:
-    active = np.zeros((len(lists), n_clients), dtype=np.int8)
-    for a, clients in enumerate(lists):
-        for k in clients:
-            if not 0 <= k < n_clients:
-                raise InputError(f"state {a} names client {k}, but u has {n_clients} rows")
-            active[a, k] = 1
-    return active
-
-
-def _compute(options: dict[str, Any]) -> dict[str, Any]:
-    from fltheory.limits.aggregation import Aggregation, bernoulli_limit
-    from fltheory.limits.local import local_gain
-    from fltheory.limits.markov import markov_limit, product_markov_limit
+def _compute(options: dict[str, Any]) -> "LimitReport":
+    """Parse the options into the arguments of :func:`fltheory.api.limit.aggregation_limit`."""
+    from fltheory.api.limit import aggregation_limit
 
     u = read_points(options["u"])
     n = u.shape[0]
@@ -110,83 +99,54 @@ def _compute(options: dict[str, Any]) -> dict[str, Any]:
         raise InputError(f"give exactly one of --p, --chain, --chain-clients (got {named})")
     if options["states"] is not None and options["chain"] is None:
         raise InputError("--states only applies to --chain")
-    alpha = None if options["alpha"] is None else _target(options["alpha"], n)
-    if options["q"] is None and options["normalise"] is False:
-        aggregation = Aggregation.fixed(alpha, server_lr=options["server_lr"])
-    else:
-        q = None if options["q"] is None else read_vector(options["q"], "--q")
-        aggregation = Aggregation(q, options["normalise"], options["server_lr"])
-    kwargs = {"lr": options["lr"], "local_steps": options["local_steps"]}
-    if options["p"] is not None:
-        probs = read_vector(options["p"], "--p")
-        if probs.size != n:
-            raise InputError(f"--p has {probs.size} entries, but u has {n} rows (one per client)")
-        result = bernoulli_limit(probs, u, aggregation, **kwargs)
-    elif options["chain"] is not None:
-        from fltheory.markov.io import read_matrix, read_state_clients
-
-        spec = read_matrix(options["chain"])
-        lists = spec.state_clients
-        if options["states"] is not None:
-            lists = read_state_clients(options["states"])
-        if lists is None:
-            raise InputError("--chain needs a state→clients map (JSON 'state_clients' or --states)")
-        result = markov_limit(spec.matrix, _state_matrix(lists, n), u, aggregation, **kwargs)
-    else:
+    chain: Any = options["chain"]
+    if options["chain_clients"] is not None:
         from fltheory.markov.io import parse_client_spec
+        from fltheory.markov.product import ProductChain
 
         pairs = [parse_client_spec(c) for c in options["chain_clients"].split(",") if c.strip()]
         if len(pairs) != n:
             raise InputError(f"--chain-clients lists {len(pairs)} clients, but u has {n} rows")
-        pi, lambda2 = (np.array(v) for v in zip(*pairs, strict=True))
-        result = product_markov_limit(pi, lambda2, u, aggregation, **kwargs)
-    if alpha is None:
-        alpha, kind = np.full(n, 1.0 / n), "uniform mean of u_k (FedPBC eq. 2)"
-    else:
-        kind = "alpha-weighted mean of u_k (CA-Fed eq. 1)"
-    optimum = alpha @ u
-    distance = result.distance(optimum)
-    mse = result.stationary_mse
-    return {
-        "limit": result.limit,
-        "weights": result.weights,
-        "optimum": optimum,
-        "optimum_kind": kind,
-        "distance": distance,
-        "method": result.method,
-        "rate": result.rate,
-        "weights_error_bound": result.error_bound,
-        "local_gain": local_gain(options["lr"], options["local_steps"]).item(),
-        "stationary_mse": mse,
-        "expected_sq_distance": None if mse is None else mse + distance**2,
-        "note": result.note,
-    }
+        chain = ProductChain([pi for pi, _ in pairs], [lam for _, lam in pairs])
+    return aggregation_limit(
+        u,
+        p=None if options["p"] is None else read_vector(options["p"], "--p"),
+        chain=chain,
+        states=options["states"],
+        q=None if options["q"] is None else read_vector(options["q"], "--q"),
+        normalised=options["normalise"],
+        alpha=None if options["alpha"] is None else _target(options["alpha"], n),
+        lr=options["lr"],
+        local_steps=options["local_steps"],
+        server_lr=options["server_lr"],
+    )
 
 
-def _print_report(report: dict[str, Any]) -> None:
+def _print_report(report: "LimitReport") -> None:
     table = Table(title=escape("lim E[x_t] on F_k = ½‖x − u_k‖² (FedPBC Prop. 1 and extensions)"))
     table.add_column("quantity")
     table.add_column("value", justify="right")
     vec = lambda v: ", ".join(f"{x:.6g}" for x in v)  # noqa: E731
     rows = [
-        ("method", report["method"]),
-        ("limit", vec(report["limit"])),
-        ("optimum", f"{vec(report['optimum'])}  [{report['optimum_kind']}]"),
-        ("distance ‖limit − x*‖", f"{report['distance']:.6g}"),
-        ("rate of E[x_t]", f"{report['rate']:.6g}"),
-        ("local gain γ = 1 − (1 − η)^s", f"{report['local_gain']:.6g}"),
+        ("method", report.method),
+        ("limit", vec(report.limit)),
+        ("optimum", f"{vec(report.optimum)}  [{report.optimum_kind}]"),
+        ("distance ‖limit − x*‖", f"{report.distance:.6g}"),
+        ("rate of E[x_t]", f"{report.rate:.6g}"),
+        ("local gain γ = 1 − (1 − η)^s", f"{report.local_gain:.6g}"),
     ]
-    if report["stationary_mse"] is not None:
-        rows.append(("E‖x − limit‖² (stationary)", f"{report['stationary_mse']:.6g}"))
-        rows.append(("E‖x − x*‖² (stationary)", f"{report['expected_sq_distance']:.6g}"))
+    if report.stationary_mse is not None and report.expected_sq_distance is not None:
+        rows.append(("E‖x − limit‖² (stationary)", f"{report.stationary_mse:.6g}"))
+        rows.append(("E‖x − x*‖² (stationary)", f"{report.expected_sq_distance:.6g}"))
     for label, value in rows:
         table.add_row(escape(label), escape(value))
     out = console()
     out.print(table)
-    w = report["weights"]
-    out.print(f"weights w_k: min {w.min():.6g}, max {w.max():.6g} over {w.size} clients")
-    if report["note"]:
-        warn(report["note"])
+    w = report.weights
+    if w is not None:
+        out.print(f"weights w_k: min {w.min():.6g}, max {w.max():.6g} over {w.size} clients")
+    if report.note:
+        warn(report.note)
 
 
 @app.command("limit")
@@ -231,6 +191,6 @@ def limit_command(
         }
     )  # fmt: skip
     if json_out:
-        emit_json(report)
+        emit_json(report.to_dict())
     else:
         _print_report(report)

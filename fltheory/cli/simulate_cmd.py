@@ -5,7 +5,14 @@ from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from fltheory.cli.app import app
@@ -80,15 +87,13 @@ def simulate_command(
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Simulate FL algorithms under client availability (vectorised PyTorch engine)."""
-    from fltheory.sim.config import load_config, run_config
+    from fltheory.api.simulation import simulate
     from fltheory.sim.results import write_results
 
     if seeds is not None and seeds < 1:
         raise InputError(f"--seeds must be >= 1, got {seeds}")
-    cfg = load_config(config, seeds=seeds, device=device, threads=threads)
-    rounds = cfg.settings.rounds
     if json_out:
-        summary, runs = run_config(cfg)
+        report = simulate(config, seeds=seeds, device=device, threads=threads)
     else:
         bar = Progress(
             TextColumn("{task.description}"),
@@ -98,15 +103,20 @@ def simulate_command(
             console=Console(stderr=True),
             transient=True,
         )
+        tasks: dict[str, TaskID] = {}
+
+        def advance(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.update(tasks[label], completed=done)
+
         with bar:
-            tasks = {s.label: bar.add_task(s.label, total=rounds) for s in cfg.specs}
-            summary, runs = run_config(
-                cfg, progress=lambda label, done: bar.update(tasks[label], completed=done)
-            )
+            report = simulate(config, seeds=seeds, device=device, threads=threads, progress=advance)
+    summary = report.to_dict()
     if out is not None:
-        config_record = {"path": str(config), **cfg.raw}
-        paths = write_results(out, config_record, summary, runs)
-        summary = {**summary, "files": [str(p) for p in paths]}
+        config_record = {"path": str(config), **report.config.raw}
+        paths = write_results(out, config_record, summary, list(report.runs))
+        summary["files"] = [str(p) for p in paths]
     if json_out:
         emit_json(summary)
     else:

@@ -1,4 +1,5 @@
-"""The ``fltheory chain`` report dict (fltheory.cli.chain_report) for every chain type."""
+"""The ``fltheory chain`` report (fltheory.api.chain.chain_report) for every chain type: its
+``to_dict()`` is the ``--json`` object."""
 
 import json
 import math
@@ -6,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from fltheory.cli.chain_report import chain_report
-from fltheory.cli.output import to_jsonable
+from fltheory.api.chain import chain_report
+from fltheory.jsonable import to_jsonable
 from fltheory.markov import ClusteredChain, MarkovChain, ProductChain
 from fltheory.rng import generator
 
@@ -44,7 +45,7 @@ def test_dense_report_keys_consistency_and_json():
     # client k is active in state (s₀, s₁) iff s_k = 1; state index 2·s₀ + s₁ (np.kron order)
     P = np.kron(_two_state(0.2, 0.3), _two_state(0.05, 0.6))
     pi = np.array([0.2 / 0.5, 0.05 / 0.65])  # eq. (237): π = P01/(P01 + P10)
-    r = chain_report(MarkovChain(P, [[], [1], [0], [0, 1]]))
+    r = chain_report(MarkovChain(P, [[], [1], [0], [0, 1]])).to_dict()
     assert set(r) == DENSE_KEYS
     json.dumps(to_jsonable(r), allow_nan=False)
     assert r["n_states"] == 4 and r["n_clients"] == 2 and r["method"] == "dense"
@@ -64,7 +65,7 @@ def test_dense_report_keys_consistency_and_json():
 
 
 def test_dense_report_on_a_defective_decimal_chain_uses_the_exact_path():
-    r = chain_report(MarkovChain([[0.3, 0.3, 0.4], [0.3, 0.5, 0.2], [0.1, 0.3, 0.6]]))
+    r = chain_report(MarkovChain([[0.3, 0.3, 0.4], [0.3, 0.5, 0.2], [0.1, 0.3, 0.6]])).to_dict()
     assert r["method"] == "exact"
     assert [b["size"] for b in r["jordan_blocks"]] == [1, 2]
     assert (r["T_P"], r["T_P_safe"], r["T_entrywise"]) == (1, 3, 3)
@@ -77,14 +78,14 @@ def test_dense_report_on_a_defective_decimal_chain_uses_the_exact_path():
 
 
 def test_one_state_chain_report():
-    r = chain_report(MarkovChain([[1.0]]))
+    r = chain_report(MarkovChain([[1.0]])).to_dict()
     assert r["slem"] == 0.0 and r["C_P"] == 0.0 and r["T_P"] == 0
     json.dumps(to_jsonable(r), allow_nan=False)
 
 
 def test_product_report_fields() -> None:
     chain = ProductChain([0.1, 0.9, 0.5], [0.9, 0.0, -0.5])
-    report = chain_report(chain)
+    report = chain_report(chain).to_dict()
     assert report["n_states"] == 8 and report["jordan_blocks"] is None
     assert report["method"] == "structured" and report["warnings"] == []
     assert report["C_P_minimal"] is True
@@ -97,27 +98,28 @@ def test_product_report_fields() -> None:
     rho_min = 0.1 * 0.1 * 0.5
     assert bounds["upper"] == pytest.approx(math.log(1 / (0.25 * rho_min)) * 10)
     assert bounds["lower"] == pytest.approx(9 * math.log(2))
-    assert chain_report(ProductChain(np.full(13, 0.5), np.zeros(13)))["stationary"] is None
+    wide = chain_report(ProductChain(np.full(13, 0.5), np.zeros(13))).to_dict()
+    assert wide["stationary"] is None
 
 
 def test_large_population_report() -> None:
     n = 100_000
     rng = generator(0, "tests/product/large")
     pi = rng.uniform(0.01, 0.99, n)
-    report = chain_report(ProductChain(pi, rng.uniform(0.0, 0.9, n)))
+    report = chain_report(ProductChain(pi, rng.uniform(0.0, 0.9, n))).to_dict()
     assert math.isfinite(report["log_C_P"]) and report["stationary"] is None
     assert report["n_states"] is None and report["C_P"] is None
     assert report["C_P_minimal"] is False
     assert len(report["warnings"]) == 4  # M > 2^62, ρ not listed, C_P overflow, not searched
     assert "not searched" in report["warnings"][-1]
     same = ProductChain(np.full(n, 0.3), np.full(n, 0.5))  # one λ₂ value: nothing to search
-    assert chain_report(same)["C_P_minimal"] is True
+    assert chain_report(same).to_dict()["C_P_minimal"] is True
 
 
 def test_clustered_report_fields() -> None:
     c = np.arange(10)
     chain = ClusteredChain(np.where(c < 5, 0.9, 0.1), np.where(c < 5, 0.0, c / 10), c.repeat(10))
-    report = chain_report(chain)
+    report = chain_report(chain).to_dict()
     assert report["n_clients"] == 100 and report["n_clusters"] == 10
     assert len(report["client_availability"]) == 100 and report["stationary"] is not None
     np.testing.assert_array_equal(report["cluster_of_client"], c.repeat(10))
