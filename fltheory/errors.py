@@ -5,7 +5,15 @@ The CLI turns every :class:`FLTheoryError` into that message on stderr and exit 
 
 
 class FLTheoryError(ValueError):
-    """Base class: bad input or a question the toolkit cannot answer honestly."""
+    """Base class: bad input or a question the toolkit cannot answer honestly.
+
+    >>> from fltheory.markov import ProductChain
+    >>> try:
+    ...     ProductChain([1.5], [0.0])
+    ... except FLTheoryError as err:
+    ...     print(type(err).__name__)
+    InputError
+    """
 
 
 class InputError(FLTheoryError):

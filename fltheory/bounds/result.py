@@ -43,6 +43,10 @@ class BoundResult:
         conditions: the paper's hypotheses that fail (empty when all hold).
         warnings: other caveats (readings of the text, approximations, ...).
         details: extra JSON-able information (series partial sums and tails, ...).
+
+    >>> bound = BoundResult.from_value(2.0, "eq. 11", exact=1.5)
+    >>> bound.value, round(bound.log_value, 6), bound.holds
+    (2.0, 0.693147, True)
     """
 
     value: float
@@ -61,17 +65,31 @@ class BoundResult:
 
     @classmethod
     def from_log(cls, log_value: float, equation: str, **kwargs: Any) -> "BoundResult":
-        """Build from the log of the value."""
+        """Build from the log of the value (``value`` is inf where e^log_value overflows).
+
+        >>> BoundResult.from_log(1000.0, "eq. 13").value
+        inf
+        """
         return cls(value=safe_exp(log_value), log_value=log_value, equation=equation, **kwargs)
 
     @classmethod
     def from_value(cls, value: float, equation: str, **kwargs: Any) -> "BoundResult":
-        """Build from a non-negative value."""
+        """Build from a non-negative value.
+
+        >>> BoundResult.from_value(0.0, "eq. 15").log_value
+        -inf
+        """
         return cls(value=value, log_value=safe_log(value), equation=equation, **kwargs)
 
     @property
     def holds(self) -> bool | None:
-        """exact ≤ value up to ``rtol``·max(|exact|, |value|) + ``atol``; None without exact."""
+        """exact ≤ value up to ``rtol``·max(|exact|, |value|) + ``atol``; None without exact.
+
+        >>> BoundResult.from_value(1.0, "eq. 11", exact=1.0 + 1e-12).holds  # rounding slack
+        True
+        >>> BoundResult.from_value(1.0, "eq. 11", exact=1.1).holds
+        False
+        """
         if self.exact is None:
             return None
         if math.isinf(self.value):
@@ -81,11 +99,20 @@ class BoundResult:
 
     @property
     def conditions_hold(self) -> bool:
-        """True when no hypothesis of the theorem was found to fail."""
+        """True when no hypothesis of the theorem was found to fail.
+
+        >>> BoundResult.from_value(1.0, "eq. 13", conditions=["T < T_P"]).conditions_hold
+        False
+        """
         return not self.conditions
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (non-finite floats are left for ``to_jsonable`` to map to null)."""
+        """A JSON-ready dict (non-finite floats are left for ``to_jsonable`` to map to null).
+
+        >>> d = BoundResult.from_value(2.0, "eq. 11", exact=1.5).to_dict()
+        >>> d["equation"], d["value"], d["holds"]
+        ('eq. 11', 2.0, True)
+        """
         return {
             "equation": self.equation,
             "value": self.value,

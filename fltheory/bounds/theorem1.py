@@ -24,6 +24,12 @@ def bias_bound_chi2(
 
     χ² is infinite when some client has α_k > 0 but p_k = 0 (q_k = 0 or π_k = 0); the bound is
     then reported as inf (even when Γ = 0, where κ²·∞·0 is undefined), with a warning.
+
+    >>> H = [[[1.0]], [[1.0]]]
+    >>> problem = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+    >>> bound = bias_bound_chi2(problem)  # p = (2/3, 1/3): χ²(α‖p) = 1/8, Γ = ½, κ = 1
+    >>> round(bound.terms["chi_square"], 6), round(bound.value, 6), round(bound.exact, 6)
+    (0.125, 0.0625, 0.055556)
     """
     inp = bias_inputs(source, q)
     chi2 = chi_square(inp.alpha, inp.p)
@@ -46,7 +52,11 @@ def bias_bound_chi2(
 def total_error_bound(
     kappa: float, eps_opt: float, eps_bias: float, *, exact: float | None = None
 ) -> BoundResult:
-    """ε = F(w) − F* ≤ 2κ²(ε_opt + ε_bias) (eq. 10), for given (bounds on) ε_opt and ε_bias."""
+    """ε = F(w) − F* ≤ 2κ²(ε_opt + ε_bias) (eq. 10), for given (bounds on) ε_opt and ε_bias.
+
+    >>> total_error_bound(2.0, eps_opt=0.1, eps_bias=0.05).value  # 2·4·0.15
+    1.2
+    """
     for name, x in (("eps_opt", eps_opt), ("eps_bias", eps_bias)):
         if math.isnan(x) or x < 0.0:
             raise InputError(f"{name} must be non-negative, got {x}")
@@ -76,7 +86,14 @@ def total_error_bound_log(
 
 
 def total_error_at(problem: QuadraticProblem, w: Any) -> BoundResult:
-    """Eq. 10 at w for a quadratic problem: exact ε_opt(w) and ε_bias, exact left side ε(w)."""
+    """Eq. 10 at w for a quadratic problem: exact ε_opt(w) and ε_bias, exact left side ε(w).
+
+    >>> H = [[[1.0]], [[1.0]]]
+    >>> problem = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+    >>> bound = total_error_at(problem, [1.0])  # w = w* = 1: ε = 0
+    >>> bound.exact, bound.holds
+    (0.0, True)
+    """
     return total_error_bound(
         problem.kappa, problem.eps_opt(w), problem.eps_bias, exact=problem.eps(w)
     )

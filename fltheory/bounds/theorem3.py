@@ -15,6 +15,12 @@ def bias_bound_tv(source: QuadraticProblem | ProblemConstants, q: Any | None = N
 
     Unlike eq. 11 it stays finite when some q_k = 0. With a table of constants and no Γ′ the
     bound is reported as inf with a warning.
+
+    >>> H = [[[1.0]], [[1.0]]]
+    >>> problem = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+    >>> bound = bias_bound_tv(problem)  # d_TV((½, ½), (2/3, 1/3)) = 1/6
+    >>> round(bound.terms["tv_distance"], 6), bound.exact <= bound.value
+    (0.166667, True)
     """
     inp = bias_inputs(source, q)
     tv = float(total_variation(inp.alpha, inp.p))

@@ -87,7 +87,12 @@ class Aggregation:
         return self.q
 
     def coefficients(self, active: np.ndarray) -> np.ndarray:
-        """η̄·c_k(A) for each row A of a 0/1 matrix (rows = availability sets, columns = clients)."""
+        """η̄·c_k(A) for each row A of a 0/1 matrix (rows = availability sets, columns = clients).
+
+        >>> Aggregation(q=np.array([1.0, 3.0]), normalised=True).coefficients([[1, 1], [1, 0]])
+        array([[0.25, 0.75],
+               [1.  , 0.  ]])
+        """
         act = np.asarray(active, dtype=float)
         c = act * self.weights_for(act.shape[-1])
         if self.normalised:
@@ -96,7 +101,11 @@ class Aggregation:
         return self.server_lr * c
 
     def describe(self) -> str:
-        """A short name for reports."""
+        """A short name for reports.
+
+        >>> Aggregation(normalised=False, server_lr=0.5).describe()
+        'unnormalised aggregation, uniform q, server lr 0.5'
+        """
         if self.label:
             return self.label
         kind = "normalised" if self.normalised else "unnormalised"

@@ -82,7 +82,12 @@ def harmonic_inclusion(p: object, *, rtol: float = 1e-15, exact: bool = False) -
 
 @dataclass(frozen=True)
 class FedAvgWeights:
-    """Proposition 1 weights w_i = E[1{i∈A}/|A| | A ≠ ∅] (they sum to one)."""
+    """Proposition 1 weights w_i = E[1{i∈A}/|A| | A ≠ ∅] (they sum to one).
+
+    >>> w = fedavg_weights([0.5, 1.0])
+    >>> w.weights.round(12).tolist(), w.prob_any_active
+    ([0.25, 0.75], 1.0)
+    """
 
     weights: np.ndarray
     prob_any_active: float
@@ -95,6 +100,9 @@ def fedavg_weights(p: object, *, rtol: float = 1e-15, exact: bool = False) -> Fe
 
     The identity Σ_i h_i = P(A ≠ ∅) is checked: a violation beyond the certified bound plus
     rounding raises NumericalError instead of returning a wrong number.
+
+    >>> fedavg_weights([0.2, 0.2, 0.9]).weights.round(6).tolist()  # the rarely seen weigh less
+    [0.108974, 0.108974, 0.782051]
     """
     arr = link_probabilities(p)
     p_any = prob_any_active(arr)

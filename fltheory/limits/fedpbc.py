@@ -54,7 +54,13 @@ def mixing_expectation(p: object, *, rtol: float = 1e-15) -> np.ndarray:
 
 
 def mixing_rho(p: object) -> float:
-    """ρ = λ₂(E[W²]) (eq. 3), the second largest eigenvalue of the PSD matrix M."""
+    """ρ = λ₂(E[W²]) (eq. 3), the second largest eigenvalue of the PSD matrix M.
+
+    >>> round(mixing_rho([0.5, 0.5]), 12)  # M = [[7/8, 1/8], [1/8, 7/8]]: eigenvalues 1, 3/4
+    0.75
+    >>> mixing_rho([0.5, 0.5]) <= lemma1_bound([0.5, 0.5])  # Lemma 1
+    True
+    """
     M = mixing_expectation(p)
     if M.shape[0] == 1:
         return 0.0
@@ -62,16 +68,25 @@ def mixing_rho(p: object) -> float:
 
 
 def lemma1_bound(p: object) -> float:
-    """Lemma 1: 1 − c⁴[1 − (1 − c)^m]²/8 with c = min p_i."""
+    """Lemma 1: 1 − c⁴[1 − (1 − c)^m]²/8 with c = min p_i.
+
+    >>> lemma1_bound([0.5, 0.5])  # 1 − (1/16)(3/4)²/8
+    0.99560546875
+    """
     arr = link_probabilities(p)
     c = float(arr.min())
     reach = 1.0 if c == 1.0 else -np.expm1(arr.size * np.log1p(-c))  # 1 − (1 − c)^m
-    return 1.0 - c**4 * reach**2 / 8.0
+    return float(1.0 - c**4 * reach**2 / 8.0)
 
 
 @dataclass(frozen=True)
 class FedPBCLimit:
-    """Stationary means of FedPBC on F_i = ½‖x − u_i‖² under Bernoulli links."""
+    """Stationary means of FedPBC on F_i = ½‖x − u_i‖² under Bernoulli links.
+
+    >>> limit = fedpbc_limit([0.2, 0.9], [[0.0], [1.0]])
+    >>> limit.average.round(12).tolist(), limit.rate  # x̄ → mean(u) whatever p; rate 1 − γ
+    ([0.5], 0.9)
+    """
 
     client_means: np.ndarray  # (m, d): E[x_i] in stationarity
     average: np.ndarray  # E[x̄] = mean of client_means (= mean of u, exactly)

@@ -36,7 +36,11 @@ def _one_minus_power(base_gap: np.ndarray, steps: np.ndarray) -> np.ndarray:
 
 
 def local_gain(lr: float, local_steps: object = 1) -> np.ndarray:
-    """γ = 1 − (1 − η)^s for isotropic objectives (H = I); an array shaped like local_steps."""
+    """γ = 1 − (1 − η)^s for isotropic objectives (H = I); an array shaped like local_steps.
+
+    >>> local_gain(0.5, [1, 2, 3]).tolist()
+    [0.5, 0.75, 0.875]
+    """
     return _one_minus_power(np.asarray(_lr(lr)), _steps(local_steps))
 
 

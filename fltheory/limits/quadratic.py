@@ -38,7 +38,11 @@ def _hessians(hessians: object, n: int, d: int) -> np.ndarray:
 
 
 def quadratic_optimum(hessians: object, u: object, alpha: object | None = None) -> np.ndarray:
-    """x* = argmin Σ_k α_k F_k = (Σ α_k H_k)⁻¹ Σ α_k H_k u_k (α uniform by default)."""
+    """x* = argmin Σ_k α_k F_k = (Σ α_k H_k)⁻¹ Σ α_k H_k u_k (α uniform by default).
+
+    >>> quadratic_optimum([[[1.0]], [[3.0]]], [[0.0], [1.0]]).tolist()  # (0·1 + 1·3)/(1 + 3)
+    [0.75]
+    """
     vectors = client_vectors(u)
     n, d = vectors.shape
     H = _hessians(hessians, n, d)

@@ -10,6 +10,7 @@
 * :func:`ca_fed_population`: the population of Section V-A(a).
 * :func:`estimate_availability`, :func:`running_estimates`: Section IV-B estimators.
 * :func:`two_state_matrix`, :func:`two_state_params`, :func:`lambda2_range`: eqs. 236–238.
+* :func:`load_chain`: a dense chain from a matrix file (.csv, .npy, .json) and its state map.
 
 >>> from fltheory.markov import AvailabilityChain, ProductChain
 >>> chain: AvailabilityChain = ProductChain([0.9, 0.1], [0.5, 0.9])
@@ -21,6 +22,7 @@ from fltheory.markov.chain import MarkovChain
 from fltheory.markov.clustered import ClusteredChain
 from fltheory.markov.constants import ChainConstants
 from fltheory.markov.estimators import estimate_availability, running_estimates
+from fltheory.markov.io import load_chain
 from fltheory.markov.population import ca_fed_population
 from fltheory.markov.product import ProductChain
 from fltheory.markov.protocol import AvailabilityChain
@@ -37,6 +39,7 @@ __all__ = [
     "ca_fed_population",
     "estimate_availability",
     "lambda2_range",
+    "load_chain",
     "running_estimates",
     "two_state_matrix",
     "two_state_params",

@@ -101,7 +101,15 @@ def transition_counts(trace: np.ndarray) -> np.ndarray:
 
 
 def estimate_availability(trace: np.ndarray, priors: Priors | None = None) -> AvailabilityEstimates:
-    """Posterior-mean estimates (π̂, P̂01, P̂10) after the whole trace, shape (N,)."""
+    """Posterior-mean estimates (π̂, P̂01, P̂10) after the whole trace, shape (N,).
+
+    With the uniform Beta(1, 1) priors, π̂ = (#active + 1)/(T + 2) (Section IV-B):
+
+    >>> trace = [[1, 0], [1, 0], [0, 0], [1, 1]]
+    >>> est = estimate_availability(trace)
+    >>> est.pi.tolist(), est.p01.tolist(), est.lambda2.round(4).tolist()
+    ([0.6666666666666666, 0.3333333333333333], [0.6666666666666666, 0.4], [-0.1667, 0.1])
+    """
     x = as_trace(trace)
     priors = priors or Priors()
     n_rounds, n = x.shape
@@ -126,6 +134,9 @@ def running_estimates(trace: np.ndarray, priors: Priors | None = None) -> Availa
     """Estimates after every round, shape (T, N): row t uses rounds 0..t (t transitions).
 
     Cumulative sums, O(T·N); the last row equals :func:`estimate_availability`.
+
+    >>> running_estimates([[1], [1], [0], [1]]).pi[:, 0].tolist()  # (#active + 1)/(t + 2)
+    [0.6666666666666666, 0.75, 0.6, 0.6666666666666666]
     """
     x = as_trace(trace)
     priors = priors or Priors()

@@ -143,6 +143,12 @@ def load_chain(
     The exact entries of the file are kept when they can be (M ≤ EXACT_MAX_STATES and rows
     summing to exactly 1), so that a near-defective spectrum falls back to the exact Jordan path
     instead of failing; ``exact=True`` requires them.
+
+    >>> from pathlib import Path
+    >>> examples = Path(__file__).resolve().parents[2] / "examples"
+    >>> chain = load_chain(examples / "chain_sticky3.csv", examples / "chain_sticky3_states.json")
+    >>> chain.n_states, chain.n_clients, chain.client_availability.round(4).tolist()
+    (3, 2, [0.7917, 0.3333])
     """
     spec = read_matrix(matrix_path)
     state_clients = read_state_clients(states_path) if states_path else spec.state_clients

@@ -78,6 +78,12 @@ def ca_fed_population(
     less available weakly correlated). split="random": the same labels permuted by the stream
     ``generator(seed, "population/split")``. Weakly correlated clients take N(0, ε²) draws from
     ``generator(seed, "population/lambda2")`` in increasing client index.
+
+    >>> population = ca_fed_population(n=8, g=0.4, nu=0.9, eps=0.0)
+    >>> population.pi.tolist(), population.lambda2.tolist()
+    ([0.9, 0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.1], [0.9, 0.9, 0.0, 0.0, 0.9, 0.9, 0.0, 0.0])
+    >>> population.chain().lam  # (λ̄₂ + 1)/2 with λ̄₂ = ν (eq. 229)
+    0.95
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 4:
         raise InputError(f"population size n must be an integer >= 4, got {n}")

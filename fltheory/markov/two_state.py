@@ -29,6 +29,10 @@ def lambda2_range(pi: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
 
     lower = 1 − 1/max(π, 1 − π) (entries of eq. 236 in [0, 1]) is included, except that
     lower = −1 (π = ½) is periodic; upper = 1 is excluded (reducible).
+
+    >>> lower, upper = lambda2_range([0.5, 0.8])
+    >>> lower.tolist(), upper.tolist()
+    ([-1.0, -0.25], [1.0, 1.0])
     """
     pi = np.asarray(pi, dtype=float)
     return 1.0 - 1.0 / np.maximum(pi, 1.0 - pi), np.ones_like(pi)
@@ -104,7 +108,11 @@ def check_two_state(
 
 
 def two_state_matrix(pi: np.ndarray | float, lambda2: np.ndarray | float) -> np.ndarray:
-    """The (..., 2, 2) transition matrices of eq. (236) (validated with :func:`check_two_state`)."""
+    """The (..., 2, 2) transition matrices of eq. (236) (validated with :func:`check_two_state`).
+
+    >>> two_state_matrix(0.8, 0.5).tolist()  # P01 = (1 − λ₂)π, P10 = (1 − λ₂)(1 − π)
+    [[0.6, 0.4], [0.09999999999999998, 0.9]]
+    """
     pi, lambda2 = check_two_state(pi, lambda2)
     gap = 1.0 - lambda2
     p01 = np.clip(gap * pi, 0.0, 1.0)  # clip: λ₂ may sit LOWER_EDGE_TOL below the edge
@@ -125,7 +133,12 @@ def transition_matrix(p01: np.ndarray, p10: np.ndarray) -> np.ndarray:
 
 
 def two_state_params(P: np.ndarray, *, atol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
-    """(π, λ₂) of (..., 2, 2) stochastic matrices: eq. (237) π = P01/(P01 + P10), eq. (238)."""
+    """(π, λ₂) of (..., 2, 2) stochastic matrices: eq. (237) π = P01/(P01 + P10), eq. (238).
+
+    >>> pi, lambda2 = two_state_params([[0.6, 0.4], [0.1, 0.9]])
+    >>> round(float(pi), 12), round(float(lambda2), 12)
+    (0.8, 0.5)
+    """
     P = np.asarray(P, dtype=float)
     if P.ndim < 2 or P.shape[-2:] != (2, 2):
         raise InputError(f"two-state matrices must have shape (..., 2, 2), got {P.shape}")

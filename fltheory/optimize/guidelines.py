@@ -105,6 +105,9 @@ def exclude_by_correlation(
 
     ``lambda2`` holds each client's second eigenvalue λ₂,k; ``threshold`` is on λ(P_k) ∈ [½, 1).
     Returned in exclusion order (highest λ(P_k) first).
+
+    >>> exclude_by_correlation([0.2, -0.9, 0.5], threshold=0.7).tolist()  # λ = 0.6, 0.95, 0.75
+    [1, 2]
     """
     level = correlation_level(lambda2)
     order = np.argsort(-level, kind="stable")

@@ -93,7 +93,12 @@ class Problem14:
 
     @property
     def cvxpy_problem(self) -> cp.Problem:
-        """The compiled DCP/DPP problem (for inspection; solve through :meth:`solve`)."""
+        """The compiled DCP/DPP problem (for inspection; solve through :meth:`solve`).
+
+        >>> prob = Problem14([0.5, 1.0], [0.5, 0.5], [1.0, 1.0], v=1.0, Q=1.0)
+        >>> prob.cvxpy_problem.is_dcp(dpp=True)
+        True
+        """
         return self._problem
 
     def _opt_expr(self) -> cp.Expression:
@@ -107,7 +112,13 @@ class Problem14:
         return cp.sum(cp.multiply(coeff, cp.inv_pos(self._z[pos])))
 
     def objective(self, q: np.ndarray, c_opt: float, c_bias: float) -> float:
-        """The original objective c_opt·ε̄_opt(q) + c_bias·ε̄_bias(q), in numpy."""
+        """The original objective c_opt·ε̄_opt(q) + c_bias·ε̄_bias(q), in numpy.
+
+        >>> prob = Problem14([0.5, 1.0], [0.5, 0.5], [1.0, 1.0], v=1.0, Q=1.0)
+        >>> q = np.array([2 / 3, 1 / 3])  # unbiased: p = α, so ε̄_bias = 0
+        >>> round(prob.objective(q, 1.0, 1.0), 6), round(prob.objective(q, 1.0, 0.0), 6)
+        (1.916667, 1.916667)
+        """
         eps_opt = (opt_fraction(q, self.pi, self.s, self.v) + self.const) / self.denom
         if c_bias * self.gamma == 0.0:  # χ² may be +inf where the term is switched off
             return c_opt * eps_opt
@@ -115,7 +126,13 @@ class Problem14:
         return c_opt * eps_opt + c_bias * eps_bias
 
     def gradient(self, q: np.ndarray, c_opt: float, c_bias: float) -> tuple[np.ndarray, float]:
-        """∇_q of :meth:`objective` and the largest magnitude of its terms."""
+        """∇_q of :meth:`objective` and the largest magnitude of its terms.
+
+        >>> prob = Problem14([0.5, 1.0], [0.5, 0.5], [1.0, 1.0], v=1.0, Q=1.0)
+        >>> grad, scale = prob.gradient(prob.solve().q, 1.0, 1.0)
+        >>> round(float(grad[0] - grad[1]), 6)  # equal partials at an interior optimum (KKT)
+        0.0
+        """
         g_opt, scale_opt = opt_fraction_grad(q, self.pi, self.s, self.v)
         w_opt, w_bias = c_opt / self.denom, c_bias * self.gamma
         if w_bias == 0.0:
@@ -124,7 +141,14 @@ class Problem14:
         return w_opt * g_opt + w_bias * g_bias, max(w_opt * scale_opt, w_bias * scale_bias)
 
     def hessian(self, q: np.ndarray, c_opt: float, c_bias: float):
-        """∇² of :meth:`objective` as diag + rank 2 (objective.structured_hessian)."""
+        """∇² of :meth:`objective` as diag + rank 2 (objective.structured_hessian).
+
+        >>> prob = Problem14([0.5, 1.0], [0.5, 0.5], [1.0, 1.0], v=1.0, Q=1.0)
+        >>> diag, U, C = prob.hessian(np.array([0.5, 0.5]), 1.0, 1.0)
+        >>> hessian = np.diag(diag) + U @ C @ U.T
+        >>> bool(np.all(np.linalg.eigvalsh(hessian) >= 0.0))  # convex (Appendix D)
+        True
+        """
         w_opt, w_bias = c_opt / self.denom, c_bias * self.gamma
         return structured_hessian(q, self.pi, self.s, self.v, w_opt, self.alpha, w_bias)
 
@@ -187,6 +211,12 @@ class Problem14:
         :mod:`fltheory.optimize.polish`); ``solver`` then reads e.g. "CLARABEL+newton" if kept.
         Without it, expect KKT residuals ~1e-6–1e-4 (raise ``kkt_tol`` to accept them).
         With c_bias·Γ = 0 the problem is (212) and its closed form is used.
+
+        >>> prob = Problem14([0.5, 1.0], [0.5, 0.5], [1.0, 1.0], v=1.0, Q=1.0)
+        >>> prob.solve(1.0, 0.0).q.round(6).tolist(), prob.solve(1.0, 0.0).solver  # (212)
+        ([0.129171, 0.870829], 'closed-form')
+        >>> prob.solve(1.0, 100.0).q.round(3).tolist()  # a heavy bias term: towards α/π
+        [0.665, 0.335]
         """
         c_opt = checks.nonnegative(c_opt, "c_opt")
         c_bias = checks.nonnegative(c_bias, "c_bias")

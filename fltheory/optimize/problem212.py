@@ -148,7 +148,12 @@ def _certify(
 
 
 def solve_closed_form(pi: object, s: object, v: object, Q: object) -> OptimizationResult:
-    """Problem (212) by the active-set closed form; ``extras['threshold']`` is τ* = θ*/ι*."""
+    """Problem (212) by the active-set closed form; ``extras['threshold']`` is τ* = θ*/ι*.
+
+    >>> res = solve_closed_form([0.9, 0.5, 0.1], [1.0, 1.0, 1.0], v=1.0, Q=1.0)
+    >>> res.q.round(6).tolist(), res.excluded  # Guideline A: the least available goes
+    ([0.826656, 0.173344, 0.0], (2,))
+    """
     pi_a, s_a, v_f, Q_f = _inputs(pi, s, v, Q)
     start = time.perf_counter()
     q, tau = closed_form_q(pi_a, s_a, v_f, Q_f)
@@ -240,6 +245,10 @@ def solve_cvxpy(
     With ``polish`` the solver's q is refined by Newton steps on its support (module
     :mod:`fltheory.optimize.polish`); ``solver`` then reads e.g. "CLARABEL+newton" if kept.
     Without it, expect KKT residuals ~1e-6–1e-4 (raise ``kkt_tol`` to accept them).
+
+    >>> res = solve_cvxpy([0.9, 0.5, 0.1], [1.0, 1.0, 1.0], v=1.0, Q=1.0)
+    >>> res.q.round(6).tolist(), res.excluded  # the closed form's answer
+    ([0.826656, 0.173344, 0.0], (2,))
     """
     pi_a, s_a, v_f, Q_f = _inputs(pi, s, v, Q)
     problem, z, sigma, r = build_cvxpy(pi_a, s_a, v_f, Q_f)

@@ -42,6 +42,11 @@ class OptimizationResult:
         mu: recovered multiplier of Σq = Q.
         excluded_tol: the relative threshold used for ``excluded``.
         extras: problem-specific numbers (e.g. the two terms of problem 14's objective).
+
+    >>> from fltheory.optimize import solve_closed_form
+    >>> res = solve_closed_form([0.9, 0.5], [1.0, 1.0], v=1.0, Q=1.0)
+    >>> res.status, res.p.round(4).tolist(), res.kkt_residual < 1e-9
+    ('optimal', [0.8957, 0.1043], True)
     """
 
     status: str
@@ -58,7 +63,13 @@ class OptimizationResult:
     extras: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict with keys status, objective, q, p, excluded, kkt_residual, ..."""
+        """JSON-ready dict with keys status, objective, q, p, excluded, kkt_residual, ...
+
+        >>> from fltheory.optimize import solve_closed_form
+        >>> d = solve_closed_form([0.9, 0.5], [1.0, 1.0], v=1.0, Q=1.0).to_dict()
+        >>> d["problem"], d["solver"], d["excluded"]
+        ('212', 'closed-form', [])
+        """
         return {
             "status": self.status,
             "objective": self.objective,

@@ -68,5 +68,9 @@ class ProblemConstants:
 
     @property
     def kappa(self) -> float:
-        """κ = L/μ (Theorem 1)."""
+        """κ = L/μ (Theorem 1).
+
+        >>> ProblemConstants(4.0, 0.5, 0.1, 1.0, 1.0, 1.0, 2.0, 1.0, [0.5, 0.5], [0.9, 0.3]).kappa
+        8.0
+        """
         return self.L / self.mu

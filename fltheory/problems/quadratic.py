@@ -97,7 +97,12 @@ class QuadraticProblem:
     def from_diagonal(
         cls, u: Any, h_diag: Any, c: Any, alpha: Any, pi: Any, q: Any | None = None
     ) -> "QuadraticProblem":
-        """Build with diagonal Hessians H_k = diag(h_diag[k])."""
+        """Build with diagonal Hessians H_k = diag(h_diag[k]).
+
+        >>> prob = QuadraticProblem.from_diagonal([[0.0, 0.0]], [[1.0, 4.0]], 0.0, [1.0], [1.0])
+        >>> prob.L, prob.mu
+        (4.0, 1.0)
+        """
         h = np.asarray(h_diag, dtype=float)
         if h.ndim != 2:
             raise InputError(f"diagonal H must be an (N, d) array, got shape {h.shape}")
@@ -107,7 +112,13 @@ class QuadraticProblem:
         return cls(u, full, c, alpha, pi, q)
 
     def with_weights(self, q: Any) -> "QuadraticProblem":
-        """The same clients with aggregation weights q."""
+        """The same clients with aggregation weights q.
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.with_weights([1 / 3, 2 / 3]).p.tolist()  # unbiased weights α/π: p = α
+        [0.5, 0.5]
+        """
         return QuadraticProblem(self.u, self.H, self.c, self.alpha, self.pi, q)
 
     # --- sizes and constants -----------------------------------------------------------
@@ -121,27 +132,57 @@ class QuadraticProblem:
 
     @property
     def L(self) -> float:
-        """max_k λ_max(H_k) (Assumption 3)."""
+        """max_k λ_max(H_k) (Assumption 3).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.L
+        3.0
+        """
         return self._L
 
     @property
     def mu(self) -> float:
-        """min_k λ_min(H_k) (Assumption 4: every F_k is μ-strongly convex)."""
+        """min_k λ_min(H_k) (Assumption 4: every F_k is μ-strongly convex).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.mu
+        1.0
+        """
         return self._mu
 
     @property
     def kappa(self) -> float:
-        """κ = L/μ (Theorem 1)."""
+        """κ = L/μ (Theorem 1).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.kappa
+        3.0
+        """
         return self._L / self._mu
 
     @property
     def local_minima(self) -> np.ndarray:
-        """F_k* = c_k."""
+        """F_k* = c_k.
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.local_minima.tolist()
+        [0.0, 0.0]
+        """
         return self.c
 
     @cached_property
     def p(self) -> np.ndarray:
-        """Biased importance p = π⊙q/πᵀq (eq. 4)."""
+        """Biased importance p = π⊙q/πᵀq (eq. 4).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.p.round(6).tolist()
+        [0.666667, 0.333333]
+        """
         w = self.pi * self.q
         return w / w.sum()
 
@@ -150,46 +191,100 @@ class QuadraticProblem:
         return checks.finite_vector(w, name, self.dim)
 
     def local_gaps(self, w: Any) -> np.ndarray:
-        """F_k(w) − F_k* = ½(w − u_k)ᵀH_k(w − u_k) for every k (no cancellation)."""
+        """F_k(w) − F_k* = ½(w − u_k)ᵀH_k(w − u_k) for every k (no cancellation).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.local_gaps([1.0]).tolist()
+        [0.5, 1.5]
+        """
         diffs = self._point(w)[None, :] - self.u
         return 0.5 * _quad_forms(diffs, self.H)
 
     def local_values(self, w: Any) -> np.ndarray:
-        """F_k(w) for every k."""
+        """F_k(w) for every k.
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.local_values([2.0]).tolist()
+        [2.0, 0.0]
+        """
         return self.local_gaps(w) + self.c
 
     def local_gradients(self, w: Any) -> np.ndarray:
-        """∇F_k(w) = H_k(w − u_k), shape (N, d)."""
+        """∇F_k(w) = H_k(w − u_k), shape (N, d).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.local_gradients([1.0]).tolist()
+        [[1.0], [-3.0]]
+        """
         diffs = self._point(w)[None, :] - self.u
         return np.einsum("kij,kj->ki", self.H, diffs)
 
     def F(self, w: Any) -> float:
-        """Target objective F = Σ α_k F_k (eq. 1)."""
+        """Target objective F = Σ α_k F_k (eq. 1).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.F([1.0])  # ½·0.5 + ½·1.5
+        1.0
+        """
         return float(self.alpha @ self.local_values(w))
 
     def F_B(self, w: Any) -> float:
-        """Biased objective F_B = Σ p_k F_k (eq. 4)."""
+        """Biased objective F_B = Σ p_k F_k (eq. 4).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> round(prob.F_B([1.0]), 6)  # ⅔·0.5 + ⅓·1.5
+        0.833333
+        """
         return float(self.p @ self.local_values(w))
 
     # --- minimisers ----------------------------------------------------------------------
     def hessian(self, weights: Any) -> np.ndarray:
-        """Σ_k ω_k H_k."""
+        """Σ_k ω_k H_k.
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.hessian([0.5, 0.5]).tolist()
+        [[2.0]]
+        """
         return np.einsum("k,kij->ij", np.asarray(weights, dtype=float), self.H)
 
     def minimizer(self, weights: Any) -> np.ndarray:
-        """argmin Σ ω_k F_k = (Σ ω_k H_k)⁻¹ Σ ω_k H_k u_k for simplex weights ω."""
+        """argmin Σ ω_k F_k = (Σ ω_k H_k)⁻¹ Σ ω_k H_k u_k for simplex weights ω.
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.minimizer([0.5, 0.5]).tolist()  # (½·0 + ½·3·2)/(½ + ½·3)
+        [1.5]
+        """
         omega = np.asarray(weights, dtype=float)
         rhs = np.einsum("k,kij,kj->i", omega, self.H, self.u)
         return np.linalg.solve(self.hessian(omega), rhs)
 
     @cached_property
     def w_star(self) -> np.ndarray:
-        """w* = argmin F (Section II)."""
+        """w* = argmin F (Section II).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.w_star.tolist()
+        [1.5]
+        """
         return self.minimizer(self.alpha)
 
     @cached_property
     def w_B_star(self) -> np.ndarray:
-        """w_B* = argmin F_B (Section II)."""
+        """w_B* = argmin F_B (Section II).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.w_B_star.round(12).tolist()  # (⅓·3·2)/(⅔ + ⅓·3)
+        [1.2]
+        """
         return self.minimizer(self.p)
 
     @cached_property
@@ -202,28 +297,58 @@ class QuadraticProblem:
 
     # --- errors and heterogeneity --------------------------------------------------------
     def eps(self, w: Any) -> float:
-        """ε = F(w) − F* = ½(w − w*)ᵀ(Σα_kH_k)(w − w*) (Theorem 1)."""
+        """ε = F(w) − F* = ½(w − w*)ᵀ(Σα_kH_k)(w − w*) (Theorem 1).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.eps([1.0])  # ½·0.5²·2
+        0.25
+        """
         d = self._point(w) - self.w_star
         return float(0.5 * d @ self.hessian(self.alpha) @ d)
 
     def eps_opt(self, w: Any) -> float:
-        """ε_opt = F_B(w) − F_B* = ½(w − w_B*)ᵀ(Σp_kH_k)(w − w_B*) (eq. 10)."""
+        """ε_opt = F_B(w) − F_B* = ½(w − w_B*)ᵀ(Σp_kH_k)(w − w_B*) (eq. 10).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> round(prob.eps_opt([1.0]), 6)  # ½·0.2²·5/3
+        0.033333
+        """
         d = self._point(w) - self.w_B_star
         return float(0.5 * d @ self.hessian(self.p) @ d)
 
     @cached_property
     def eps_bias(self) -> float:
-        """ε_bias = F(w_B*) − F* (eq. 10)."""
+        """ε_bias = F(w_B*) − F* (eq. 10).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> round(prob.eps_bias, 12)  # ½·0.3²·2
+        0.09
+        """
         return self.eps(self.w_B_star)
 
     @cached_property
     def Gamma(self) -> float:
-        """Γ = max_k {F_k(w*) − F_k*} (eq. 9)."""
+        """Γ = max_k {F_k(w*) − F_k*} (eq. 9).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> prob.Gamma  # max(½·1.5², ½·3·0.5²)
+        1.125
+        """
         return float(self.local_gaps(self.w_star).max())
 
     @cached_property
     def Gamma_prime(self) -> float:
-        """Γ′ = max_k {F_k(w_B*) − F_k*} (Theorem 3), at this problem's q."""
+        """Γ′ = max_k {F_k(w_B*) − F_k*} (Theorem 3), at this problem's q.
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> round(prob.Gamma_prime, 12)  # max(½·1.2², ½·3·0.8²)
+        0.96
+        """
         return float(self.local_gaps(self.w_B_star).max())
 
     # --- Lemma 1 on a ball ---------------------------------------------------------------
@@ -266,7 +391,14 @@ class QuadraticProblem:
         return [n for n, w in points.items() if np.linalg.norm(w - center_arr) >= radius]
 
     def constants(self, center: Any, diameter: float, sigma: Any) -> ProblemConstants:
-        """The :class:`ProblemConstants` of this problem on the ball W(center, diameter)."""
+        """The :class:`ProblemConstants` of this problem on the ball W(center, diameter).
+
+        >>> H = [[[1.0]], [[3.0]]]
+        >>> prob = QuadraticProblem([[0.0], [2.0]], H, 0.0, [0.5, 0.5], [1.0, 0.5], q=[0.5, 0.5])
+        >>> consts = prob.constants([1.0], 4.0, 0.0)
+        >>> consts.kappa, consts.Gamma, consts.D  # D = L·(‖center − u_k‖ + 2) = 3·3
+        (3.0, 1.125, 9.0)
+        """
         D, G, H = self.lemma1(center, diameter, sigma)
         notes: tuple[str, ...] = ()
         outside = self.outside_ball(center, diameter)

@@ -73,5 +73,11 @@ class ProblemSetup:
 
     @property
     def n_clients(self) -> int:
-        """N, the number of clients."""
+        """N, the number of clients.
+
+        >>> from fltheory.problems.config import load_problem_config
+        >>> examples = Path(__file__).resolve().parents[2] / "examples"
+        >>> load_problem_config(examples / "ca_fed_population.toml").n_clients  # [clients] n
+        100
+        """
         return int(self.pi.size)

@@ -72,7 +72,11 @@ class StepSizes:
         return self.power is None
 
     def eta(self, t: Any) -> np.ndarray:
-        """η_t for integer t ≥ 1 (array in, array out)."""
+        """η_t for integer t ≥ 1 (array in, array out).
+
+        >>> StepSizes.explicit([0.2, 0.1], tail_power=1.0).eta([2, 4]).tolist()  # 0.1·(2/t)
+        [0.1, 0.05]
+        """
         t_arr = np.asarray(t, dtype=np.int64)
         if np.any(t_arr < 1):
             raise InputError("step sizes are indexed from t = 1")
@@ -85,7 +89,13 @@ class StepSizes:
         return out
 
     def nonincreasing(self) -> bool:
-        """True when η_t never increases (the proof's "diminishing" step size, eqs. 141, 154)."""
+        """True when η_t never increases (the proof's "diminishing" step size, eqs. 141, 154).
+
+        >>> StepSizes.explicit([0.1, 0.2]).nonincreasing()
+        False
+        >>> StepSizes.power_law(0.1, 1.0).nonincreasing()
+        True
+        """
         if self.n_head > 1 and np.any(np.diff(self.head) > 0.0):
             return False
         return True  # the continuation starts at η_{n₀}(n₀/(n₀+1))^a ≤ η_{n₀} and decreases

@@ -18,4 +18,43 @@
   algorithm's twin (:mod:`~fltheory.sim.twins`).
 * :mod:`~fltheory.sim.compare`, :mod:`~fltheory.sim.config`, :mod:`~fltheory.sim.results` —
   comparisons on one shared trace, TOML configs and their runs, output files.
+
+The public names: :func:`load_config` / :func:`run_config` (:class:`SimConfig`) to read and
+run a comparison, :class:`RunResult` and :func:`write_results` for its records and files, and
+the registries :data:`ALGORITHMS`, :data:`PROBLEMS`, :data:`MODELS`, :data:`AVAILABILITY` to
+add a plug-in. :func:`fltheory.simulate` does the first two steps in one call.
+
+>>> from fltheory.sim import ALGORITHMS
+>>> "fedavg" in ALGORITHMS.names()
+True
 """
+
+from typing import TYPE_CHECKING
+
+from fltheory._exports import lazy_exports
+
+if TYPE_CHECKING:
+    from fltheory.sim.config import SimConfig, load_config, run_config
+    from fltheory.sim.registries import ALGORITHMS, AVAILABILITY, MODELS, PROBLEMS
+    from fltheory.sim.results import RunResult, write_results
+
+__all__ = [
+    "ALGORITHMS",
+    "AVAILABILITY",
+    "MODELS",
+    "PROBLEMS",
+    "RunResult",
+    "SimConfig",
+    "load_config",
+    "run_config",
+    "write_results",
+]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "fltheory.sim.config": ("SimConfig", "load_config", "run_config"),
+        "fltheory.sim.registries": ("ALGORITHMS", "AVAILABILITY", "MODELS", "PROBLEMS"),
+        "fltheory.sim.results": ("RunResult", "write_results"),
+    },
+)
