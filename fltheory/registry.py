@@ -70,7 +70,16 @@ class Registry(Generic[T]):
         self._discovered = package is None
 
     def register(self, name: str, *, params: type[Strict], doc: str | None = None, **extras: Any):
-        """Decorator registering ``build`` under ``name`` (a name may be registered once)."""
+        """Decorator registering ``build`` under ``name`` (a name may be registered once).
+
+        >>> from fltheory.config import Strict
+        >>> shapes = Registry("shape")
+        >>> @shapes.register("circle", params=Strict, doc="a circle of radius 1")
+        ... def circle(params):
+        ...     return 3.14159
+        >>> shapes.get("circle").doc, shapes.build("circle", {})
+        ('a circle of radius 1', 3.14159)
+        """
 
         def decorate(build: F) -> F:
             if name in self._entries:
@@ -91,7 +100,12 @@ class Registry(Generic[T]):
             importlib.import_module(info.name)
 
     def names(self) -> list[str]:
-        """Registered names, sorted."""
+        """Registered names, sorted.
+
+        >>> from fltheory.sim import PROBLEMS
+        >>> "fedpbc_quadratic" in PROBLEMS.names()
+        True
+        """
         self._discover()
         return sorted(self._entries)
 
@@ -108,7 +122,16 @@ class Registry(Generic[T]):
         return len(self._entries)
 
     def get(self, name: str, *, where: str = "") -> Entry[T]:
-        """The entry for ``name``; an unknown name is an InputError with a suggestion."""
+        """The entry for ``name``; an unknown name is an InputError with a suggestion.
+
+        >>> from fltheory.sim import ALGORITHMS
+        >>> ALGORITHMS.get("unbiased").doc
+        'Unbiased: q_k = α_k/π_k for the active clients (CA-Fed ToN Guideline C).'
+        >>> ALGORITHMS.get("fedavgg")
+        Traceback (most recent call last):
+        ...
+        fltheory.errors.InputError: unknown algorithm 'fedavgg'; did you mean 'fedavg'? ...
+        """
         self._discover()
         if name not in self._entries:
             place = f" in {where}" if where else ""
@@ -119,7 +142,13 @@ class Registry(Generic[T]):
         return self._entries[name]
 
     def build(self, name: str, params: Mapping[str, Any], *args: Any, **kwargs: Any) -> T:
-        """Validate ``params`` against the entry's schema and call its builder."""
+        """Validate ``params`` against the entry's schema and call its builder.
+
+        >>> from fltheory.sim import ALGORITHMS
+        >>> from fltheory.sim.registries import AlgorithmContext
+        >>> ALGORITHMS.build("fedavg", {"rule": "fixed"}, AlgorithmContext(2, 10, 0, None))
+        FedAvg(rule='fixed', q=None)
+        """
         from fltheory.config.schema import parse
 
         entry = self.get(name)

@@ -162,7 +162,14 @@ class ClaimRegistry:
         return self._claims[claim_id]
 
     def select(self, ids: list[str] | None = None, paper: str | None = None) -> list[Claim]:
-        """The claims named by ``ids`` (all when None), restricted to ``paper`` if given."""
+        """The claims named by ``ids`` (all when None), restricted to ``paper`` if given.
+
+        >>> reg = ClaimRegistry(package=None)
+        >>> for label in ("a", "b"):
+        ...     _ = reg.add(Claim(f"fedar:{label}", Source("fedar", "§1", label), "s", reason="-"))
+        >>> [c.id for c in reg.select(["fedar:b"])], len(reg.select(paper="cafed"))
+        (['fedar:b'], 0)
+        """
         if paper is not None and paper not in PAPERS:
             raise InputError(f"unknown paper '{paper}'{suggest(paper, PAPERS)}")
         chosen = [self.get(i) for i in ids] if ids else list(self)
@@ -173,7 +180,17 @@ CLAIMS = ClaimRegistry()
 
 
 def register(claim: Claim) -> Claim:
-    """Add ``claim`` to :data:`CLAIMS` (called by the paper modules at import)."""
+    """Add ``claim`` to :data:`CLAIMS` (called by the paper modules at import).
+
+    Shown here on a fresh registry, so that the example registers nothing for good:
+
+    >>> from unittest import mock
+    >>> import fltheory.claims.claim as claims_module
+    >>> with mock.patch.object(claims_module, "CLAIMS", ClaimRegistry(package=None)):
+    ...     _ = register(Claim("fedar:demo", Source("fedar", "§1", "demo"), "s", reason="prose"))
+    ...     [claim.id for claim in claims_module.CLAIMS]
+    ['fedar:demo']
+    """
     return CLAIMS.add(claim)
 
 

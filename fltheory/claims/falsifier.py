@@ -44,7 +44,15 @@ ROUND_DIGITS = (1, 2, 3, 4, 6, 8)
 
 @dataclass
 class Verdict:
-    """The outcome of one claim's search (the JSON record of ``fltheory check``)."""
+    """The outcome of one claim's search (the JSON record of ``fltheory check``).
+
+    >>> from fltheory.claims import Claim, Real, Source, Space
+    >>> true = Claim("cafed:demo", Source("cafed", "§0", "demo"), "x² ≥ 0 on [−1, 1]",
+    ...              Space([Real("x", -1.0, 1.0)]), margin=lambda i: i["x"] ** 2)
+    >>> verdict = falsify(true, budget=50)
+    >>> verdict.verdict, verdict.evaluations, verdict.worst_margin
+    ('holds', 50, 0.0)
+    """
 
     id: str
     source: str

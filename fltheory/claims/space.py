@@ -233,7 +233,11 @@ class Space:
         raise RuntimeError("the space's constraint rejected 100 draws in a row")
 
     def encode(self, inst: Instance) -> np.ndarray:
-        """The unconstrained coordinates of the real and simplex parameters of ``inst``."""
+        """The unconstrained coordinates of the real and simplex parameters of ``inst``.
+
+        >>> Space([Real("x", 0.0, 1.0)]).encode({"x": 0.5})  # logit of the unit position
+        array([0.])
+        """
         parts: list[np.ndarray] = []
         for param in self.params:
             value = inst[param.name]
@@ -245,7 +249,12 @@ class Space:
         return np.concatenate(parts) if parts else np.zeros(0)
 
     def decode(self, x: np.ndarray, like: Instance) -> Instance:
-        """The instance at coordinates ``x``; integers (and so lengths) are taken from ``like``."""
+        """The instance at coordinates ``x``; integers (and so lengths) are taken from ``like``.
+
+        >>> space = Space([Integer("n", 1, 9), Real("x", 0.0, 2.0)])
+        >>> space.decode(space.encode({"n": 3, "x": 1.5}), like={"n": 3, "x": 0.0})
+        {'n': 3, 'x': 1.5}
+        """
         inst: Instance = {}
         pos = 0
         for param in self.params:
@@ -267,7 +276,16 @@ class Space:
 
     def strategy(self) -> st.SearchStrategy[Instance]:
         """A hypothesis strategy over the space (shrinks towards small integers and simple
-        floats)."""
+        floats).
+
+        >>> from hypothesis import given, settings
+        >>> space = Space([Integer("n", 1, 4), Simplex("w", "n")])
+        >>> @settings(max_examples=20, derandomize=True, database=None)
+        ... @given(space.strategy())
+        ... def test_weights_sum_to_one(inst):
+        ...     assert len(inst["w"]) == inst["n"] and abs(inst["w"].sum() - 1.0) < 1e-12
+        >>> test_weights_sum_to_one()
+        """
 
         @st.composite
         def draw(data: st.DrawFn) -> Instance:

@@ -51,7 +51,20 @@ def regular_file(path: str | Path, what: str = "file") -> Path:
 
 
 def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_TEXT_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``max_bytes`` (refused above, before reading)."""
+    """The bytes of a regular file of at most ``max_bytes`` (refused above, before reading).
+
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = Path(folder.name) / "f.bin"
+    >>> _ = path.write_bytes(b"0123456789")
+    >>> read_bytes(path)[:4]
+    b'0123'
+    >>> read_bytes(path, max_bytes=5)
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: ...f.bin: file has 10 bytes, more than the 5 accepted
+    >>> folder.cleanup()
+    """
     path = regular_file(path, what)
     size = path.stat().st_size
     if size > max_bytes:
@@ -67,7 +80,15 @@ def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_TEXT_B
 
 
 def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_TEXT_BYTES) -> str:
-    """The UTF-8 text of a regular file (see :func:`read_bytes`)."""
+    """The UTF-8 text of a regular file (see :func:`read_bytes`).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "notes.txt"
+    ...     _ = path.write_text("λ(P) = 0.95", encoding="utf-8")
+    ...     read_text(path)
+    'λ(P) = 0.95'
+    """
     data = read_bytes(path, what, max_bytes)
     try:
         return data.decode("utf-8")
@@ -122,7 +143,17 @@ def load_toml(path: str | Path, what: str = "config file") -> dict[str, Any]:
 
 
 def load_json(path: str | Path, what: str = "JSON file") -> Any:
-    """Parse a JSON file (standard JSON: NaN and Infinity are refused)."""
+    """Parse a JSON file (standard JSON: NaN and Infinity are refused).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "chain.json"
+    ...     _ = path.write_text('{"P": [[0.5, 0.5], [0.3, 0.7]], "bad": NaN}')
+    ...     load_json(path)
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: ...chain.json: JSON file contains NaN, which is not a JSON number
+    """
     path = Path(path)
     text = read_text(path, what)
 

@@ -286,7 +286,13 @@ def parse(model: type[M], data: Any, *, table: str = "", source: str | Path | No
 def check_keys(
     data: dict[str, Any], allowed: Iterable[str], *, table: str = "", source: str | Path | None
 ) -> None:
-    """Refuse keys of ``data`` outside ``allowed`` (for tables read without a model)."""
+    """Refuse keys of ``data`` outside ``allowed`` (for tables read without a model).
+
+    >>> check_keys({"rounds": 10, "sedd": 0}, ["rounds", "seed"], table="run", source="c.toml")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: unknown key 'sedd' in [run] of c.toml; did you mean 'seed'?
+    """
     allowed = list(allowed)
     for key in data:
         if key not in allowed:

@@ -20,6 +20,15 @@ class RunResult:
     are (R, len(eval_rounds)), None where the problem has no such metric. Per-client records
     are (R, T, N): the aggregation weights actually applied (0 for non-participants),
     participation, and the π̂, λ̂ the server used (None with oracle knowledge).
+
+    >>> from fltheory.sim.config import build, run_config
+    >>> cfg = build({"run": {"rounds": 4}, "seeds": 2, "device": "cpu",
+    ...              "problem": {"kind": "fedpbc_quadratic", "n_clients": 3, "dim": 2},
+    ...              "availability": {"kind": "bernoulli", "p": 1.0},
+    ...              "algorithms": [{"name": "fedavg"}]})
+    >>> run = run_config(cfg)[1][0]
+    >>> run.label, run.objective.shape, run.weights.shape  # (R, evaluations), (R, T, N)
+    ('fedavg', (2, 4), (2, 4, 3))
     """
 
     label: str
@@ -50,7 +59,17 @@ class RunResult:
         return out
 
     def summary(self) -> dict[str, Any]:
-        """Time averages over evaluated rounds and final values, mean and std over seeds."""
+        """Time averages over evaluated rounds and final values, mean and std over seeds.
+
+        >>> from fltheory.sim.config import build, run_config
+        >>> cfg = build({"run": {"rounds": 4}, "device": "cpu",
+        ...              "problem": {"kind": "fedpbc_quadratic", "n_clients": 3, "dim": 2},
+        ...              "availability": {"kind": "bernoulli", "p": 1.0},
+        ...              "algorithms": [{"name": "fedavg"}]})
+        >>> summary = run_config(cfg)[1][0].summary()
+        >>> summary["inclusion_rate"], summary["mean_weights"].round(6).tolist()  # 1/N each
+        (1.0, [0.333333, 0.333333, 0.333333])
+        """
         out: dict[str, Any] = {"label": self.label, **self.info}
         for name, arr in self.metrics().items():
             avg, final = arr.mean(axis=1), arr[:, -1]
@@ -75,7 +94,20 @@ def write_results(
     out_dir: Path, config: dict[str, Any], summary: dict[str, Any], runs: list[RunResult]
 ) -> list[Path]:
     """Write ``summary.json`` (config + summary), ``rounds.csv`` (one row per algorithm, seed
-    and evaluated round) and ``clients.npz`` (per-client weights, inclusion, estimates)."""
+    and evaluated round) and ``clients.npz`` (per-client weights, inclusion, estimates).
+
+    >>> import tempfile
+    >>> from fltheory.sim.config import build, run_config
+    >>> cfg = build({"run": {"rounds": 2}, "device": "cpu",
+    ...              "problem": {"kind": "fedpbc_quadratic", "n_clients": 3, "dim": 2},
+    ...              "availability": {"kind": "bernoulli", "p": 1.0},
+    ...              "algorithms": [{"name": "fedavg"}]})
+    >>> summary, runs = run_config(cfg)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     paths = write_results(Path(folder), cfg.raw, summary, runs)
+    ...     [p.name for p in paths], len(paths[1].read_text().splitlines())  # header + 2 rounds
+    (['summary.json', 'rounds.csv', 'clients.npz'], 3)
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / "summary.json", out_dir / "rounds.csv", out_dir / "clients.npz"]
     paths[0].write_text(

@@ -30,7 +30,16 @@ _SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 def irreducible_chains(
     draw: st.DrawFn, min_states: int = 2, max_states: int = 8, zeros: bool = True
 ) -> np.ndarray:
-    """A float M×M chain with M in [min_states, max_states] satisfying Assumption 1."""
+    """A float M×M chain with M in [min_states, max_states] satisfying Assumption 1.
+
+    >>> from hypothesis import given, settings
+    >>> from fltheory.markov import MarkovChain
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(irreducible_chains(max_states=5))
+    ... def test(P):
+    ...     assert MarkovChain(P).slem < 1.0  # Assumption 1 holds: the constructor accepts P
+    >>> test()
+    """
     M = draw(st.integers(min_states, max_states))
     rng = generator(draw(_SEEDS), "testing.chains.irreducible")
     density = draw(st.sampled_from([0.0, 0.3, 0.7, 1.0])) if zeros else 1.0
@@ -43,7 +52,15 @@ def irreducible_chains(
 
 @st.composite
 def rational_chains(draw: st.DrawFn, min_states: int = 2, max_states: int = 5) -> sympy.Matrix:
-    """A strictly positive rational chain: row i is w_i/Σw_i with integer weights 1..9."""
+    """A strictly positive rational chain: row i is w_i/Σw_i with integer weights 1..9.
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(rational_chains())
+    ... def test(P):
+    ...     assert all(sum(P.row(i)) == 1 for i in range(P.rows))  # exactly
+    >>> test()
+    """
     M = draw(st.integers(min_states, max_states))
     rows = draw(
         st.lists(st.lists(st.integers(1, 9), min_size=M, max_size=M), min_size=M, max_size=M)
@@ -112,7 +129,16 @@ def defective_chain(
 
 @st.composite
 def defective_chains(draw: st.DrawFn, max_states: int = 6) -> DefectiveChain:
-    """A chain with at least one Jordan block of size 2 or 3 at a known rational eigenvalue."""
+    """A chain with at least one Jordan block of size 2 or 3 at a known rational eigenvalue.
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(defective_chains(max_states=4))
+    ... def test(chain):
+    ...     assert max(size for _, size in chain.blocks) >= 2
+    ...     assert all(sum(chain.P.row(i)) == 1 for i in range(chain.P.rows))
+    >>> test()
+    """
     sizes = [draw(st.integers(2, 3))]
     while sum(sizes) < max_states - 1 and draw(st.booleans()):
         sizes.append(draw(st.integers(1, min(3, max_states - 1 - sum(sizes)))))
@@ -130,6 +156,19 @@ def reducible_chains(draw: st.DrawFn) -> tuple[np.ndarray, int]:
 
     Closed classes are dense blocks; each transient state keeps a self-loop and leaks into
     one closed class, so it is a class of its own.
+
+    >>> from hypothesis import given, settings
+    >>> import pytest
+    >>> from fltheory.errors import AssumptionViolation
+    >>> from fltheory.markov import MarkovChain
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(reducible_chains())
+    ... def test(chain):
+    ...     P, n_classes = chain
+    ...     assert n_classes >= 2
+    ...     with pytest.raises(AssumptionViolation, match="reducible"):
+    ...         MarkovChain(P)
+    >>> test()
     """
     n_closed = draw(st.integers(1, 3))
     n_transient = draw(st.integers(0 if n_closed > 1 else 1, 2))
@@ -151,7 +190,20 @@ def reducible_chains(draw: st.DrawFn) -> tuple[np.ndarray, int]:
 
 @st.composite
 def periodic_chains(draw: st.DrawFn) -> tuple[np.ndarray, int]:
-    """(P, period d ≥ 2): states split in d groups, moves only from group g to g + 1 mod d."""
+    """(P, period d ≥ 2): states split in d groups, moves only from group g to g + 1 mod d.
+
+    >>> from hypothesis import given, settings
+    >>> import pytest
+    >>> from fltheory.errors import AssumptionViolation
+    >>> from fltheory.markov import MarkovChain
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(periodic_chains())
+    ... def test(chain):
+    ...     P, period = chain
+    ...     with pytest.raises(AssumptionViolation, match=f'period {period}'):
+    ...         MarkovChain(P)
+    >>> test()
+    """
     d = draw(st.integers(2, 4))
     sizes = [draw(st.integers(1, 2)) for _ in range(d)]
     rng = generator(draw(_SEEDS), "testing.chains.periodic")

@@ -29,7 +29,15 @@ def probabilities(*, lower: float = 1e-6, upper: float = 1.0 - 1e-6) -> st.Searc
 def probability_vectors(
     min_size: int = 1, max_size: int = 12, *, lower: float = 1e-6, upper: float = 1.0 - 1e-6
 ) -> st.SearchStrategy[np.ndarray]:
-    """Vectors of link probabilities (each entry from :func:`probabilities`)."""
+    """Vectors of link probabilities (each entry from :func:`probabilities`).
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(probability_vectors(max_size=4))
+    ... def test(p):
+    ...     assert p.size <= 4 and ((0.0 < p) & (p < 1.0)).all()
+    >>> test()
+    """
     return st.lists(
         probabilities(lower=lower, upper=upper), min_size=min_size, max_size=max_size
     ).map(np.array)
@@ -44,7 +52,15 @@ def client_points(m: int, d: int) -> st.SearchStrategy[np.ndarray]:
 
 
 def aggregations(m: int) -> st.SearchStrategy[Aggregation]:
-    """Aggregation rules with positive q (unnormalised or normalised) and a server step."""
+    """Aggregation rules with positive q (unnormalised or normalised) and a server step.
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(aggregations(3))
+    ... def test(aggregation):
+    ...     assert aggregation.server_lr > 0.0 and aggregation.weights_for(3).sum() > 0.0
+    >>> test()
+    """
     weights = st.lists(st.floats(0.05, 1.0), min_size=m, max_size=m).map(np.array)
     return st.builds(
         Aggregation, q=weights, normalised=st.booleans(), server_lr=st.floats(0.2, 1.0)

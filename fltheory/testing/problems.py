@@ -35,6 +35,14 @@ def quadratic_problems(
     """A :class:`QuadraticProblem` with κ ≤ max_kappa, π ∈ [0.05, 1], α on the simplex.
 
     With ``allow_zero_weights`` some q_k may be 0 (at least one stays positive).
+
+    >>> from hypothesis import given, settings
+    >>> from fltheory.bounds import bias_bound_chi2
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(quadratic_problems())
+    ... def test(problem):
+    ...     assert bias_bound_chi2(problem).holds  # Theorem 1 (eq. 11) against the exact ε_bias
+    >>> test()
     """
     n = draw(st.integers(min_clients, max_clients))
     d = draw(st.integers(1, max_dim))
@@ -61,7 +69,15 @@ def quadratic_problems(
 def power_law_steps(
     draw: st.DrawFn, *, min_power: float = 0.55, max_power: float = 1.0
 ) -> StepSizes:
-    """η_t = η₁/t^a with η₁ ∈ [1e-4, 0.5] (log-uniform) and a ∈ [min_power, max_power]."""
+    """η_t = η₁/t^a with η₁ ∈ [1e-4, 0.5] (log-uniform) and a ∈ [min_power, max_power].
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(power_law_steps())
+    ... def test(steps):
+    ...     assert steps.nonincreasing() and 0.55 <= steps.power <= 1.0
+    >>> test()
+    """
     log_eta = draw(st.floats(math.log(1e-4), math.log(0.5)))
     a = draw(st.floats(min_power, max_power))
     return StepSizes.power_law(math.exp(log_eta), a)
@@ -69,7 +85,15 @@ def power_law_steps(
 
 @st.composite
 def chain_constants(draw: st.DrawFn, *, max_log_states: float = 50.0) -> ChainConstants:
-    """A hand-built :class:`ChainConstants` (λ̄₂ ∈ [0, 0.95], ln C_P ≥ ½ ln M, small T_P)."""
+    """A hand-built :class:`ChainConstants` (λ̄₂ ∈ [0, 0.95], ln C_P ≥ ½ ln M, small T_P).
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(chain_constants())
+    ... def test(consts):
+    ...     assert consts.lam == (consts.slem + 1.0) / 2.0  # eq. 229
+    >>> test()
+    """
     log_m = draw(st.floats(math.log(2.0), max_log_states))
     slem = draw(st.floats(0.0, 0.95))
     extra = draw(st.floats(0.0, 20.0))

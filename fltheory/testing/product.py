@@ -12,7 +12,15 @@ NEAR_ONE = 1e-6
 
 
 def availabilities(min_pi: float = 1e-3) -> st.SearchStrategy[float]:
-    """π in [min_pi, 1 − min_pi], with ½ and the ends drawn often."""
+    """π in [min_pi, 1 − min_pi], with ½ and the ends drawn often.
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(availabilities())
+    ... def test(pi):
+    ...     assert 1e-3 <= pi <= 1.0 - 1e-3
+    >>> test()
+    """
     return st.one_of(
         st.sampled_from([0.5, min_pi, 1.0 - min_pi, 0.1, 0.9]),
         st.floats(min_pi, 1.0 - min_pi, allow_nan=False),
@@ -22,7 +30,18 @@ def availabilities(min_pi: float = 1e-3) -> st.SearchStrategy[float]:
 @st.composite
 def two_state_params(draw: st.DrawFn, min_pi: float = 1e-3) -> tuple[float, float]:
     """An admissible (π, λ₂): edges λ₂ = 0, 1 − 10⁻⁶, the lower end (when it is > −1), and
-    negative values, besides uniform draws in [max(lower, −1 + 10⁻⁶), 1 − 10⁻⁶]."""
+    negative values, besides uniform draws in [max(lower, −1 + 10⁻⁶), 1 − 10⁻⁶].
+
+    >>> from hypothesis import given, settings
+    >>> from fltheory.markov import two_state_matrix
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(two_state_params())
+    ... def test(params):
+    ...     pi, lambda2 = params
+    ...     P = two_state_matrix(pi, lambda2)  # eq. 236
+    ...     assert abs(pi * P[1, 0] - (1 - pi) * P[0, 1]) < 1e-12  # π is stationary
+    >>> test()
+    """
     pi = draw(availabilities(min_pi))
     lower = max(float(lambda2_range(pi)[0]), -1.0 + NEAR_ONE)
     edges = [0.0, 1.0 - NEAR_ONE, lower, lower / 2.0]
@@ -32,7 +51,15 @@ def two_state_params(draw: st.DrawFn, min_pi: float = 1e-3) -> tuple[float, floa
 
 @st.composite
 def product_chains(draw: st.DrawFn, min_clients: int = 1, max_clients: int = 8) -> ProductChain:
-    """A product chain with min_clients..max_clients independent two-state clients."""
+    """A product chain with min_clients..max_clients independent two-state clients.
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(product_chains(max_clients=4))
+    ... def test(chain):
+    ...     assert chain.slem == max(abs(chain.lambda2))  # eq. 234
+    >>> test()
+    """
     n = draw(st.integers(min_clients, max_clients))
     params = draw(st.lists(two_state_params(), min_size=n, max_size=n))
     pi, lambda2 = np.array(params).T
@@ -43,7 +70,15 @@ def product_chains(draw: st.DrawFn, min_clients: int = 1, max_clients: int = 8) 
 def clustered_chains(
     draw: st.DrawFn, max_clusters: int = 5, max_clients: int = 10
 ) -> ClusteredChain:
-    """A clustered chain: 1..max_clusters clusters, every one with at least one client."""
+    """A clustered chain: 1..max_clusters clusters, every one with at least one client.
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(clustered_chains())
+    ... def test(chain):
+    ...     assert chain.n_states == 2**chain.n_clusters  # the product over clusters
+    >>> test()
+    """
     n_clusters = draw(st.integers(1, max_clusters))
     params = draw(st.lists(two_state_params(), min_size=n_clusters, max_size=n_clusters))
     pi, lambda2 = np.array(params).T

@@ -41,7 +41,17 @@ def weight_instances(
     s_mode: str = "random",
     min_pi: float = 0.02,
 ) -> WeightInstance:
-    """A random (π, α, s, v, Q) instance; α > 0 on the simplex, π ∈ [min_pi, 1]."""
+    """A random (π, α, s, v, Q) instance; α > 0 on the simplex, π ∈ [min_pi, 1].
+
+    >>> from hypothesis import given, settings
+    >>> from fltheory.optimize import solve_closed_form
+    >>> @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    ... @given(weight_instances())
+    ... def test(inst):
+    ...     q = solve_closed_form(inst.pi, inst.s, inst.v, inst.Q).q  # problem (212)
+    ...     assert abs(q.sum() - inst.Q) <= 1e-9 * inst.Q
+    >>> test()
+    """
     if s_mode not in S_MODES:
         raise ValueError(f"s_mode must be one of {S_MODES}")
     n = draw(st.integers(min_clients, max_clients))

@@ -20,6 +20,14 @@ def adafed_weights(mask: np.ndarray, alpha: np.ndarray, pi: np.ndarray) -> np.nd
 
 
 class AdaFed(Algorithm):
+    """α_k/π_k normalised over the active clients (Tan et al.).
+
+    >>> alpha, pi = np.full(3, 1 / 3), np.array([[0.5, 0.25, 1.0]])
+    >>> inp = RoundInput(t=0, mask=np.array([[True, True, False]]), alpha=alpha, pi=pi)
+    >>> AdaFed().weights(inp, {})[0].round(3).tolist()
+    [[0.333, 0.667, 0.0]]
+    """
+
     name: ClassVar[str] = "adafed"
 
     def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:

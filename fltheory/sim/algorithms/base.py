@@ -25,6 +25,11 @@ class RoundInput:
     availability and λ₂ known to the server (oracle or estimates; lambda2 may be None);
     losses: (R, N) loss F_k^(t) at w_{t,0} on batch B_{t,0}^k for active clients (NaN for the
     others), present only for algorithms with ``needs_losses``.
+
+    >>> inp = RoundInput(t=0, mask=np.array([[True, False, True]]), alpha=np.full(3, 1 / 3),
+    ...                  pi=np.full((1, 3), 0.5))
+    >>> int(inp.mask.sum()), inp.lambda2 is None
+    (2, True)
     """
 
     t: int
@@ -36,7 +41,17 @@ class RoundInput:
 
 
 class Algorithm:
-    """Base class: subclasses set ``name`` and implement :meth:`weights`."""
+    """Base class: subclasses set ``name`` and implement :meth:`weights`.
+
+    >>> class Everyone(Algorithm):
+    ...     name = "everyone"
+    ...     def weights(self, inp, state):
+    ...         return inp.mask / inp.mask.sum(axis=1, keepdims=True), state
+    >>> mask = np.array([[True, False, True]])
+    >>> inp = RoundInput(0, mask, alpha=np.full(3, 1 / 3), pi=np.full((1, 3), 0.5))
+    >>> Everyone().weights(inp, {})[0].tolist()
+    [[0.5, 0.0, 0.5]]
+    """
 
     name: ClassVar[str] = "algorithm"
     needs_losses: ClassVar[bool] = False
@@ -45,13 +60,31 @@ class Algorithm:
     needs_pi: ClassVar[bool] = True
 
     def init_state(self, reps: int, alpha: np.ndarray, pi0: np.ndarray) -> State:
-        """State before round 0 (``pi0``: the (R, N) availability known at round 0)."""
+        """State before round 0 (``pi0``: the (R, N) availability known at round 0).
+
+        >>> from fltheory.sim.algorithms import F3AST
+        >>> alg = F3AST(k=1, beta=0.5, r0="pi")  # F3AST's rates start at π
+        >>> alg.init_state(1, np.full(2, 0.5), np.array([[0.9, 0.2]]))["r"].tolist()
+        [[0.9, 0.2]]
+        """
         return {}
 
     def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:
-        """(q_t (R, N) with q = 0 outside the participants, new state)."""
+        """(q_t (R, N) with q = 0 outside the participants, new state).
+
+        >>> from fltheory.sim.algorithms import FedAvg
+        >>> inp = RoundInput(0, np.array([[True, True, False]]), np.full(3, 1 / 3),
+        ...                  np.full((1, 3), 0.5))
+        >>> FedAvg().weights(inp, {})[0].tolist()  # 1/|A_t| (FedPBC Algorithm 1)
+        [[0.5, 0.5, 0.0]]
+        """
         raise NotImplementedError
 
     def describe(self) -> dict[str, Any]:
-        """Hyper-parameters for the results file."""
+        """Hyper-parameters for the results file.
+
+        >>> from fltheory.sim.algorithms import FedAvg
+        >>> FedAvg(rule="fixed").describe()
+        {'name': 'fedavg', 'rule': 'fixed'}
+        """
         return {"name": self.name}

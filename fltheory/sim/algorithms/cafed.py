@@ -144,7 +144,20 @@ def cafed_weights(
 @dataclass(frozen=True, eq=False)
 class CAFed(Algorithm):
     """CA-Fed with bias weight ``kappa2`` (κ̄²), threshold ``tau``, filter ``beta``; ``fstar``
-    is None (running minimum of F̂) or the (N,) true local minima."""
+    is None (running minimum of F̂) or the (N,) true local minima (Algorithm 1).
+
+    With a heavy bias weight CA-Fed keeps the unbiased α/π; without it, get() removes the
+    correlated client of high loss gap, then every removal that does not raise ε̂ (eq. 20):
+
+    >>> alpha, pi = np.full(3, 1 / 3), np.array([[0.5, 0.25, 1.0]])
+    >>> inp = RoundInput(0, np.ones((1, 3), dtype=bool), alpha, pi,
+    ...                  lambda2=np.array([[0.9, 0.0, 0.0]]), losses=np.array([[3.0, 1.0, 1.0]]))
+    >>> for kappa2 in (1.0, 0.0):
+    ...     alg = CAFed(kappa2=kappa2, fstar=np.zeros(3))
+    ...     print(alg.weights(inp, alg.init_state(1, alpha, pi))[0].round(3).tolist())
+    [[0.667, 1.333, 0.333]]
+    [[0.0, 0.0, 0.333]]
+    """
 
     kappa2: float = KAPPA2
     tau: float = 0.0

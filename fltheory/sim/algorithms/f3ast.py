@@ -41,7 +41,16 @@ def f3ast_weights(
 
 @dataclass(frozen=True, eq=False)
 class F3AST(Algorithm):
-    """``k`` clients per round, smoothing ``beta``, initial rates ``r0`` ("alpha" or "pi")."""
+    """``k`` clients per round, smoothing ``beta``, initial rates ``r0`` ("alpha" or "pi"):
+    the k active clients with the largest (α_k/r_k)² get α_k/r_k (Ribero et al.).
+
+    >>> alpha, pi = np.full(3, 1 / 3), np.array([[0.5, 0.25, 1.0]])
+    >>> inp = RoundInput(t=0, mask=np.array([[True, True, False]]), alpha=alpha, pi=pi)
+    >>> alg = F3AST(k=1, beta=0.5, r0="pi")
+    >>> q, state = alg.weights(inp, alg.init_state(1, alpha, pi))
+    >>> q.round(3).tolist(), state["r"].tolist()  # r ← (1 − β)r + β·1{selected}
+    ([[0.0, 1.333, 0.0]], [[0.25, 0.625, 0.5]])
+    """
 
     k: int
     beta: float

@@ -67,7 +67,17 @@ def fedar_coefficients(psi: np.ndarray, seen: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FedAR(MemoryAlgorithm):
-    """FedAR with exponent ``p`` (eq. 6) and cut-off g(t) = ``cutoff_scale``·max(√t, √t0)."""
+    """FedAR with exponent ``p`` (eq. 6) and cut-off g(t) = ``cutoff_scale``·max(√t, √t0).
+
+    >>> import torch
+    >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
+    >>> w = torch.zeros(1, 1)  # R = 1 repetition, P = 1 parameter
+    >>> local = lambda rr, kk, theta0: theta0 + 1.0  # each local run moves its model by +1
+    >>> alg = FedAR()
+    >>> delta, moved, coef, memory = alg.step(inp, w, alg.init_memory(1, 2, w), local)
+    >>> delta.tolist(), coef.tolist(), memory["tau"].tolist()
+    ([[1.0]], [[1.0, 0.0]], [[0, 1]])
+    """
 
     p: float = 0.1
     cutoff_scale: float | None = None

@@ -32,7 +32,15 @@ def fixed_weights(mask: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FedAvg(Algorithm):
-    """FedAvg with rule ``mean`` (FedPBC Alg. 1) or ``fixed`` weights q (None: q = α)."""
+    """FedAvg with rule ``mean`` (FedPBC Alg. 1) or ``fixed`` weights q (None: q = α).
+
+    >>> alpha, pi = np.full(3, 1 / 3), np.array([[0.5, 0.25, 1.0]])
+    >>> inp = RoundInput(t=0, mask=np.array([[True, True, False]]), alpha=alpha, pi=pi)
+    >>> FedAvg().weights(inp, {})[0].tolist()  # 1/|A_t|
+    [[0.5, 0.5, 0.0]]
+    >>> FedAvg(rule="fixed").weights(inp, {})[0].round(3).tolist()  # q = α on A_t
+    [[0.333, 0.333, 0.0]]
+    """
 
     rule: str = "mean"
     q: np.ndarray | None = None

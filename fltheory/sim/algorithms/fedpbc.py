@@ -41,7 +41,17 @@ def computing_clients(mask: np.ndarray, compute: str) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FedPBC(MemoryAlgorithm):
-    """FedPBC; ``compute`` is "all" (Algorithm 2) or "active" (Remark 1's variant)."""
+    """FedPBC; ``compute`` is "all" (Algorithm 2) or "active" (Remark 1's variant).
+
+    >>> import torch
+    >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
+    >>> w = torch.zeros(1, 1)  # R = 1 repetition, P = 1 parameter
+    >>> local = lambda rr, kk, theta0: theta0 + 1.0  # each local run moves its model by +1
+    >>> alg = FedPBC(compute="active")  # only client 0 runs its local steps
+    >>> delta, moved, coef, memory = alg.step(inp, w, alg.init_memory(1, 2, w), local)
+    >>> delta.tolist(), memory["x"][0, :, 0].tolist()
+    ([[1.0]], [1.0, 0.0])
+    """
 
     compute: str = "all"
     name: ClassVar[str] = "fedpbc"

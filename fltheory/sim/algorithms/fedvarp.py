@@ -39,6 +39,19 @@ def fedvarp_direction(
 
 @dataclass(frozen=True, eq=False)
 class FedVARP(MemoryAlgorithm):
+    """Δ = mean_A(Δ_i) − mean_A(y_i) + mean_all(y): fresh updates corrected by the stored
+    ones y_i (Jhunjhunwala et al.).
+
+    >>> import torch
+    >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
+    >>> w = torch.zeros(1, 1)  # R = 1 repetition, P = 1 parameter
+    >>> local = lambda rr, kk, theta0: theta0 + 1.0  # each local run moves its model by +1
+    >>> alg = FedVARP()
+    >>> delta, moved, coef, memory = alg.step(inp, w, alg.init_memory(1, 2, w), local)
+    >>> delta.tolist(), memory["table"][0, :, 0].tolist()  # y = 0 before round 0
+    ([[1.0]], [1.0, 0.0])
+    """
+
     name: ClassVar[str] = "fedvarp"
 
     def init_memory(self, reps, n, w0):

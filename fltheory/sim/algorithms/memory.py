@@ -27,27 +27,70 @@ LocalFn = Callable[[np.ndarray, np.ndarray, torch.Tensor], torch.Tensor]
 
 
 class MemoryAlgorithm(Algorithm):
-    """Base for algorithms that keep per-client state between rounds."""
+    """Base for algorithms that keep per-client state between rounds.
+
+    >>> import torch
+    >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
+    >>> w = torch.zeros(1, 1)  # R = 1 repetition, P = 1 parameter
+    >>> local = lambda rr, kk, theta0: theta0 + 1.0  # each local run moves its model by +1
+    >>> from fltheory.sim.algorithms import MIFA
+    >>> alg = MIFA()
+    >>> delta, moved, coef, memory = alg.step(inp, w, alg.init_memory(1, 2, w), local)
+    >>> delta.tolist(), moved.tolist(), coef.tolist()  # client 0's update over all N = 2
+    ([[0.5]], [True], [[0.5, 0.0]])
+    """
 
     has_memory: ClassVar[bool] = True
     needs_pi: ClassVar[bool] = False
 
     def init_memory(self, reps: int, n: int, w0: torch.Tensor) -> Memory:
-        """Memory before round 0; ``w0`` is the (R, P) initial global model."""
+        """Memory before round 0; ``w0`` is the (R, P) initial global model.
+
+        >>> import torch
+        >>> from fltheory.sim.algorithms import MIFA
+        >>> memory = MIFA().init_memory(2, 3, torch.zeros(2, 4))
+        >>> tuple(memory["table"].shape), bool(memory["seen"].any())  # no update stored yet
+        ((2, 3, 4), False)
+        """
         raise NotImplementedError
 
     def step(
         self, inp: RoundInput, w: torch.Tensor, memory: Memory, local: LocalFn
     ) -> tuple[torch.Tensor, np.ndarray, np.ndarray, Memory]:
-        """(Δ (R, P), moved (R,) bool, coefficients (R, N), new memory)."""
+        """(Δ (R, P), moved (R,) bool, coefficients (R, N), new memory).
+
+        >>> import torch
+        >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
+        >>> w = torch.zeros(1, 1)  # R = 1 repetition, P = 1 parameter
+        >>> local = lambda rr, kk, theta0: theta0 + 1.0  # each local run moves its model by +1
+        >>> from fltheory.sim.algorithms import FedPBC
+        >>> alg = FedPBC()  # every client runs local steps; the server averages the active
+        >>> delta, moved, coef, memory = alg.step(inp, w, alg.init_memory(1, 2, w), local)
+        >>> delta.tolist(), coef.tolist(), memory["x"][0, :, 0].tolist()
+        ([[1.0]], [[1.0, 0.0]], [1.0, 1.0])
+        """
         raise NotImplementedError
 
     def after_server(self, inp: RoundInput, w: torch.Tensor, memory: Memory) -> Memory:
-        """Memory after the server step produced the new global models ``w``."""
+        """Memory after the server step produced the new global models ``w``.
+
+        >>> import torch
+        >>> from fltheory.sim.algorithms import FedPBC
+        >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
+        >>> memory = {"x": torch.tensor([[[1.0], [3.0]]])}
+        >>> FedPBC().after_server(inp, torch.tensor([[2.0]]), memory)["x"][0, :, 0].tolist()
+        [2.0, 3.0]
+        """
         return memory
 
     def eval_models(self, memory: Memory) -> dict[str, torch.Tensor]:
-        """Extra (R, P) models to evaluate besides the global model, by name."""
+        """Extra (R, P) models to evaluate besides the global model, by name.
+
+        >>> import torch
+        >>> from fltheory.sim.algorithms import FedPBC
+        >>> FedPBC().eval_models({"x": torch.tensor([[[1.0], [3.0]]])})["client_mean"].tolist()
+        [[2.0]]
+        """
         return {}
 
 

@@ -37,6 +37,19 @@ def mifa_coefficients(seen: np.ndarray, wait_all: bool) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class MIFA(MemoryAlgorithm):
+    """The mean of every client's latest update over all N clients (Gu et al.); with
+    ``wait_all`` no move until every client has been seen.
+
+    >>> import torch
+    >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
+    >>> w = torch.zeros(1, 1)  # R = 1 repetition, P = 1 parameter
+    >>> local = lambda rr, kk, theta0: theta0 + 1.0  # each local run moves its model by +1
+    >>> alg = MIFA(wait_all=True)
+    >>> delta, moved, coef, memory = alg.step(inp, w, alg.init_memory(1, 2, w), local)
+    >>> delta.tolist(), moved.tolist()  # client 1 never seen yet
+    ([[0.0]], [False])
+    """
+
     wait_all: bool = False
     name: ClassVar[str] = "mifa"
 

@@ -29,7 +29,13 @@ def more_available_weights(
 
 @dataclass(frozen=True, eq=False)
 class MoreAvailable(Algorithm):
-    """``members``: (N,) bool, the retained "more available" clients."""
+    """α_k/π_k over the active clients among ``members`` ((N,) bool, the "more available").
+
+    >>> alpha, pi = np.full(3, 1 / 3), np.array([[0.5, 0.25, 1.0]])
+    >>> inp = RoundInput(t=0, mask=np.array([[True, True, False]]), alpha=alpha, pi=pi)
+    >>> MoreAvailable(members=np.array([True, False, True])).weights(inp, {})[0].round(3).tolist()
+    [[0.667, 0.0, 0.0]]
+    """
 
     members: np.ndarray
     name: ClassVar[str] = "more_available"

@@ -51,6 +51,15 @@ def sample_at_most(mask: np.ndarray, keys: np.ndarray, s: int) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FedAvgIS(Algorithm):
+    """Importance weights α_k/π_k on the active clients, divided by their sum when
+    ``normalise`` (FedAR paper, Section 6.1).
+
+    >>> alpha, pi = np.full(3, 1 / 3), np.array([[0.5, 0.25, 1.0]])
+    >>> inp = RoundInput(t=0, mask=np.array([[True, True, False]]), alpha=alpha, pi=pi)
+    >>> FedAvgIS(normalise=True).weights(inp, {})[0].round(3).tolist()
+    [[0.333, 0.667, 0.0]]
+    """
+
     normalise: bool = False
     name: ClassVar[str] = "fedavg_is"
 
@@ -65,7 +74,13 @@ class FedAvgIS(Algorithm):
 
 @dataclass(frozen=True, eq=False)
 class FedAvgSampled(Algorithm):
-    """FedAvg over at most ``s`` active clients drawn with keys from ``seed``."""
+    """FedAvg over at most ``s`` active clients drawn with keys from ``seed``.
+
+    >>> inp = RoundInput(0, np.ones((1, 4), dtype=bool), np.full(4, 0.25), np.full((1, 4), 0.5))
+    >>> q = FedAvgSampled(s=2, seed=0).weights(inp, {})[0]
+    >>> sorted(q[0].tolist())  # two of the four active clients, averaged
+    [0.0, 0.0, 0.5, 0.5]
+    """
 
     s: int = 50
     seed: int = 0

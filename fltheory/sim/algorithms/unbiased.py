@@ -16,6 +16,14 @@ def unbiased_weights(mask: np.ndarray, alpha: np.ndarray, pi: np.ndarray) -> np.
 
 
 class Unbiased(Algorithm):
+    """q_k = α_k/π_k for the active clients (CA-Fed ToN Guideline C): E[q_k 1{k ∈ A}] = α_k.
+
+    >>> alpha, pi = np.full(3, 1 / 3), np.array([[0.5, 0.25, 1.0]])
+    >>> inp = RoundInput(t=0, mask=np.array([[True, True, False]]), alpha=alpha, pi=pi)
+    >>> Unbiased().weights(inp, {})[0].round(3).tolist()
+    [[0.667, 1.333, 0.0]]
+    """
+
     name: ClassVar[str] = "unbiased"
 
     def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:

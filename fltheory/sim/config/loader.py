@@ -38,7 +38,15 @@ Source = str | Path | None
 
 @dataclass(eq=False)
 class SimConfig:
-    """A parsed configuration, ready to run (see :func:`build`)."""
+    """A parsed configuration, ready to run (see :func:`build`).
+
+    >>> cfg = build({"run": {"rounds": 5}, "seeds": 3, "device": "cpu",
+    ...              "problem": {"kind": "fedpbc_quadratic", "n_clients": 4, "dim": 2},
+    ...              "availability": {"kind": "bernoulli", "p": 0.5},
+    ...              "algorithms": [{"name": "fedavg"}, {"name": "unbiased"}]})
+    >>> cfg.seeds, cfg.settings.rounds, [spec.label for spec in cfg.specs]
+    (3, 5, ['fedavg', 'unbiased'])
+    """
 
     name: str
     seed: int
