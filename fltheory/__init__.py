@@ -22,10 +22,9 @@ strategies) and ``cli``. Every name loads on first use, so ``import fltheory`` s
 0.95
 """
 
-from typing import TYPE_CHECKING
-
 from fltheory._exports import lazy_exports
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
     from fltheory.api.bounds import BoundReport, bound_report
     from fltheory.api.chain import ChainReport, chain_report

@@ -5,10 +5,15 @@ A package lists its public names in ``__all__`` (and, for type checkers, imports
 ``__dir__`` that import each name's module on first access.
 """
 
+from __future__ import annotations
+
 import importlib
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 
 def lazy_exports(

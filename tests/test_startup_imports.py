@@ -31,8 +31,12 @@ def _loaded(code: str) -> set[str]:
             "    main(['chain', '--client', '0.3:0.6', '--json'])",
             HEAVY,  # (recent typer itself imports pydantic)
         ),
+        (
+            "import fltheory\nfltheory.chain_report(fltheory.ProductChain([0.3], [0.6]))",
+            (*HEAVY, "typer", "rich", "pydantic"),  # the Python API loads no CLI layer
+        ),
     ],
-    ids=["import fltheory", "fltheory chain --client"],
+    ids=["import fltheory", "fltheory chain --client", "fltheory.chain_report"],
 )
 def test_heavy_libraries_are_not_imported(code, heavy):
     loaded = _loaded(code)

@@ -3,9 +3,8 @@
 Problem 212 minimises ε̄_opt of Theorem 2 (eq. 13) over q ≥ 0, ‖q‖₁ = Q (closed form,
 Appendix E); problem 14 minimises ε̄_opt + κ̄²·ε̄_bias with ε̄_bias = Γ·χ²(α‖p) (eq. 11).
 κ̄² is ``--kappa2`` when given, else the file's ``[optimize] kappa2`` (a list there is solved as
-a sweep), else :data:`fltheory.optimize.DEFAULT_KAPPA2` = 1 (eq. 14 as printed). The
-coefficients (Σ, v, ψ + φ/ln(1/λ), Σ_t η_t) come from
-:func:`fltheory.bounds.theorem2.opt_bound_coefficients`.
+a sweep), else :data:`fltheory.optimize.DEFAULT_KAPPA2` = 1 (eq. 14 as printed). The numbers
+are :func:`fltheory.optimal_weights`'s (:mod:`fltheory.api.weights`); this module prints them.
 """
 
 from pathlib import Path
