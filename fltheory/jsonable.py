@@ -23,7 +23,7 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [to_jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
-        return to_jsonable(value.tolist())
+        return _array(value)
     if isinstance(value, (np.bool_, bool)):
         return bool(value)
     if isinstance(value, (np.integer, int)):
@@ -34,3 +34,18 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, complex):
         return [to_jsonable(value.real), to_jsonable(value.imag)]
     return value
+
+
+def _array(value: np.ndarray) -> Any:
+    """Nested lists of a numeric array in C (``tolist``), non-finite floats as None; other
+    dtypes (complex, objects) element by element."""
+    if value.dtype.kind in "biu":
+        return value.tolist()
+    if value.dtype.kind == "f":
+        finite = np.isfinite(value)
+        if finite.all():
+            return value.tolist()
+        entries = value.astype(object)
+        entries[~finite] = None
+        return entries.tolist()
+    return to_jsonable(value.tolist())

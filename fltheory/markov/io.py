@@ -12,13 +12,13 @@ A state→clients map may also come from its own file (``.csv``/``.npy``: an M×
 ``.json``: a list of client-index lists).
 """
 
-import json
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
+from fltheory.config.files import load_json, load_npy, read_text, regular_file
+from fltheory.config.numbers import parse_float
 from fltheory.errors import InputError
 from fltheory.markov.chain import MarkovChain
 from fltheory.markov.validate import EXACT_MAX_STATES
@@ -33,17 +33,20 @@ class MatrixSpec:
     state_clients: list[list[int]] | None
 
 
+#: Most states a matrix file may describe (a dense M×M matrix of doubles of 1.6 GB).
+MAX_STATES = 15_000
+
+
 def _parse_entry(text: str, where: str) -> float:
-    try:
-        return float(Fraction(text.strip()))
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{where}: '{text}' is not a number or fraction") from None
+    return parse_float(text, where)
 
 
 def _square(rows: list[list[str]], path: Path) -> MatrixSpec:
     m = len(rows)
     if m == 0:
         raise InputError(f"{path}: the transition matrix is empty")
+    if m > MAX_STATES:
+        raise InputError(f"{path}: {m:,} states; at most {MAX_STATES:,} are accepted")
     for i, row in enumerate(rows):
         if len(row) != m:
             raise InputError(f"{path}: row {i} has {len(row)} entries, expected {m} (square)")
@@ -53,13 +56,13 @@ def _square(rows: list[list[str]], path: Path) -> MatrixSpec:
     return MatrixSpec(values, rows, None)
 
 
-def _read_text_rows(path: Path) -> list[list[str]]:
-    lines = [ln.strip() for ln in path.read_text().splitlines()]
+def _read_text_rows(path: Path, what: str) -> list[list[str]]:
+    lines = [ln.strip() for ln in read_text(path, what).splitlines()]
     return [[x.strip() for x in ln.split(",")] for ln in lines if ln and not ln.startswith("#")]
 
 
 def _client_lists_from_indicator(indicator: np.ndarray, path: Path) -> list[list[int]]:
-    if indicator.ndim != 2 or not np.isin(indicator, (0, 1)).all():
+    if indicator.ndim != 2 or indicator.size == 0 or not np.isin(indicator, (0, 1)).all():
         raise InputError(f"{path}: a state→clients matrix must be 2-D with 0/1 entries")
     return [np.flatnonzero(row).tolist() for row in indicator]
 
@@ -75,16 +78,15 @@ def _client_lists_from_json(raw: object, path: Path) -> list[list[int]]:
 
 def read_state_clients(path: str | Path) -> list[list[int]]:
     """Read a state→clients map (see module docstring for formats)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"state map file not found: {path}")
+    what = "state map file"
+    path = regular_file(path, what)
     suffix = path.suffix.lower()
     if suffix == ".json":
-        return _client_lists_from_json(json.loads(path.read_text()), path)
+        return _client_lists_from_json(load_json(path, what), path)
     if suffix == ".npy":
-        return _client_lists_from_indicator(np.load(path), path)
+        return _client_lists_from_indicator(load_npy(path, what, ndim=2, kinds="biu"), path)
     if suffix == ".csv":
-        rows = _read_text_rows(path)
+        rows = _read_text_rows(path, what)
         try:
             indicator = np.array([[int(x) for x in row] for row in rows])
         except ValueError:
@@ -95,22 +97,20 @@ def read_state_clients(path: str | Path) -> list[list[int]]:
 
 def read_matrix(path: str | Path) -> MatrixSpec:
     """Read a transition matrix file (and the state map a JSON file may carry)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"matrix file not found: {path}")
+    what = "matrix file"
+    path = regular_file(path, what)
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return _square(_read_text_rows(path), path)
+        return _square(_read_text_rows(path, what), path)
     if suffix == ".npy":
-        array = np.load(path)
-        if array.ndim != 2:
-            raise InputError(f"{path}: expected a 2-D array, got shape {array.shape}")
+        array = load_npy(path, what, ndim=2, kinds="f")
+        if array.shape[0] != array.shape[1] or array.shape[0] > MAX_STATES:
+            _square([[""] * array.shape[1]] * min(array.shape[0], MAX_STATES + 1), path)
+        if not np.isfinite(array).all():
+            raise InputError(f"{path}: the transition matrix has a non-finite entry")
         return _square([[repr(float(x)) for x in row] for row in array], path)
     if suffix == ".json":
-        try:
-            raw = json.loads(path.read_text())
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path}: invalid JSON ({err.msg} at line {err.lineno})") from None
+        raw = load_json(path, what)
         if isinstance(raw, list):
             raw = {"P": raw}
         if not isinstance(raw, dict) or "P" not in raw:
@@ -118,6 +118,10 @@ def read_matrix(path: str | Path) -> MatrixSpec:
         rows = raw["P"]
         if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
             raise InputError(f"{path}: 'P' must be a list of rows")
+        for i, row in enumerate(rows):
+            for x in row:
+                if isinstance(x, bool) or not isinstance(x, int | float | str):
+                    raise InputError(f"{path} row {i}: {x!r} is not a number or fraction")
         spec = _square([[str(x) for x in r] for r in rows], path)
         states = raw.get("state_clients")
         clients = None if states is None else _client_lists_from_json(states, path)

@@ -13,10 +13,19 @@ from typing import Literal
 
 import numpy as np
 
+from fltheory.config.files import read_text
+from fltheory.config.numbers import fast_table, parse_float
 from fltheory.errors import InputError
+from fltheory.resources import require_memory
 from fltheory.markov.product import ProductChain
 from fltheory.markov.two_state import check_two_state, first_violation
 from fltheory.rng import generator
+
+#: Largest clients CSV read (bytes): about 10⁷ clients.
+MAX_CSV_BYTES = 512 * 2**20
+#: Bytes a client of the preset costs while the chain's constants are computed (a generous
+#: count of the float arrays of N entries made on the way).
+PRESET_BYTES_PER_CLIENT = 160
 
 #: Group names, indexed by ``Population.labels``; also the "blocks" order of clients.
 GROUP_NAMES = (
@@ -95,6 +104,7 @@ def ca_fed_population(
         raise InputError(f"seed must be a non-negative integer, got {seed}")
     if split not in ("blocks", "random"):
         raise InputError(f"split must be 'blocks' or 'random', got {split!r}")
+    require_memory(int(n) * PRESET_BYTES_PER_CLIENT, f"a population of {int(n):,} clients")
     labels = np.repeat(np.arange(4), group_sizes(int(n)))
     if split == "random":
         labels = generator(seed, "population/split").permutation(labels)
@@ -107,28 +117,53 @@ def ca_fed_population(
 
 
 def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
-    """(π, λ₂) from a CSV with header columns ``pi`` and ``lambda2`` (others are ignored).
+    r"""(π, λ₂) from a CSV with header columns ``pi`` and ``lambda2`` (others are ignored).
 
-    Errors name the file line: a missing column, a value that is not a finite number, or an
-    inadmissible (π, λ₂) pair (see :func:`~fltheory.markov.two_state.check_two_state`).
+    Errors name the file line: a missing column, a value that is not a finite number (or whose
+    decimal exponent is beyond ±400), or an inadmissible (π, λ₂) pair (see
+    :func:`~fltheory.markov.two_state.check_two_state`). An all-numeric file is parsed in C
+    (10⁶ clients in well under a second); other files go through :mod:`csv`.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "clients.csv"
+    ...     _ = path.write_text("lambda2,pi\n0.5,0.9\n0,0.25\n")
+    ...     [a.tolist() for a in load_clients_csv(path)]
+    [[0.9, 0.25], [0.5, 0.0]]
     """
     path = Path(path)
-    try:
-        with path.open(newline="") as handle:
-            rows = list(csv.reader(handle))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise InputError(f"{path}: not a readable CSV file ({exc})") from None
-    if not rows:
+    text = read_text(path, "clients file", max_bytes=MAX_CSV_BYTES)
+    head, _, body = text.partition("\n")
+    header = [name.strip() for name in next(csv.reader([head]), [])]
+    if not any(header):
         raise InputError(f"{path}: empty file (expected a header with columns pi,lambda2)")
-    header = [name.strip() for name in rows[0]]
     columns: dict[str, int] = {}
     for name in ("pi", "lambda2"):
         if name not in header:
             raise InputError(f"{path}: missing column '{name}' (header: {','.join(header)})")
         columns[name] = header.index(name)
-    records = [(line, row) for line, row in enumerate(rows[1:], start=2) if any(row)]
+    fast = fast_table(body)
+    if fast is not None and fast.shape[1] == len(header):
+        values = fast[:, [columns["pi"], columns["lambda2"]]]
+        lines = np.arange(2, 2 + values.shape[0])
+    else:
+        values, lines = _careful_rows(path, body, columns)
+    found = first_violation(values[:, 0], values[:, 1])
+    if found is not None:
+        (i,), error, reason = found
+        raise error(f"{path} line {lines[i]}: {reason}")
+    return values[:, 0].copy(), values[:, 1].copy()
+
+
+def _careful_rows(
+    path: Path, body: str, columns: dict[str, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(values, line numbers) of the client rows through :mod:`csv`, one number at a time."""
+    try:
+        rows = list(csv.reader(body.splitlines()))
+    except csv.Error as exc:
+        raise InputError(f"{path}: not a readable CSV file ({exc})") from None
+    records = [(line, row) for line, row in enumerate(rows, start=2) if any(row)]
     if not records:
         raise InputError(f"{path}: no client rows after the header")
     values = np.empty((len(records), 2))
@@ -136,13 +171,9 @@ def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
         for j, name in enumerate(("pi", "lambda2")):
             text = row[columns[name]].strip() if columns[name] < len(row) else ""
             try:
-                values[i, j] = float(text)
-            except ValueError:
-                values[i, j] = math.nan
-            if not math.isfinite(values[i, j]):
-                raise InputError(f"{path} line {line}: {name}='{text}' is not a finite number")
-    found = first_violation(values[:, 0], values[:, 1])
-    if found is not None:
-        (i,), error, reason = found
-        raise error(f"{path} line {records[i][0]}: {reason}")
-    return values[:, 0].copy(), values[:, 1].copy()
+                values[i, j] = parse_float(text, "")
+            except InputError:
+                raise InputError(
+                    f"{path} line {line}: {name}='{text}' is not a finite number"
+                ) from None
+    return values, np.array([line for line, _ in records])

@@ -114,5 +114,5 @@ def test_csv_rejections(tmp_path: Path, text: str, error: type, fragment: str) -
 
 
 def test_csv_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match="clients file not found"):
         load_clients_csv(tmp_path / "nope.csv")
