@@ -165,7 +165,7 @@ def parse_table(text: str, where: str, *, first_line: int = 1) -> tuple[np.ndarr
         row = [parse_float(x, f"{where} line {number}") for x in content.split(",")]
         if rows and len(row) != len(rows[0]):
             raise InputError(
-                f"{where} line {number}: {len(row)} entries, expected {len(rows[0])} like the first row"
+                f"{where} line {number}: {len(row)} entries, expected {len(rows[0])} (first row)"
             )
         rows.append(row)
         lines.append(number)

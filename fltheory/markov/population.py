@@ -16,9 +16,9 @@ import numpy as np
 from fltheory.config.files import read_text
 from fltheory.config.numbers import fast_table, parse_float
 from fltheory.errors import InputError
-from fltheory.resources import require_memory
 from fltheory.markov.product import ProductChain
 from fltheory.markov.two_state import check_two_state, first_violation
+from fltheory.resources import require_memory
 from fltheory.rng import generator
 
 #: Largest clients CSV read (bytes): about 10⁷ clients.
@@ -155,9 +155,7 @@ def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     return values[:, 0].copy(), values[:, 1].copy()
 
 
-def _careful_rows(
-    path: Path, body: str, columns: dict[str, int]
-) -> tuple[np.ndarray, np.ndarray]:
+def _careful_rows(path: Path, body: str, columns: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
     """(values, line numbers) of the client rows through :mod:`csv`, one number at a time."""
     try:
         rows = list(csv.reader(body.splitlines()))
