@@ -23,7 +23,7 @@ The optimum is the plain mean of the u_k (eq. 2) unless ``--alpha`` gives target
 (CA-Fed eq. 1); the JSON key ``optimum_kind`` says which.
 """
 
-from fractions import Fraction
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -35,6 +35,8 @@ from rich.table import Table
 from fltheory import checks
 from fltheory.cli.app import app
 from fltheory.cli.output import console, emit_json, warn
+from fltheory.config.files import load_npy, read_text
+from fltheory.config.numbers import parse_float, parse_table
 from fltheory.errors import InputError
 from fltheory.limits import DEFAULT_LOCAL_STEPS, DEFAULT_LR, DEFAULT_SERVER_LR
 
@@ -42,43 +44,52 @@ if TYPE_CHECKING:
     from fltheory.api.limit import LimitReport
 
 
-def _parse_number(text: str, what: str) -> float:
+def _names_file(spec: str) -> bool:
+    """Whether ``spec`` names something in the file system (a file, pipe, broken link...)."""
     try:
-        return float(Fraction(text.strip()))
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{what}: '{text.strip()}' is not a number") from None
+        os.lstat(spec)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def read_vector(spec: str, what: str) -> np.ndarray:
-    """A vector from a comma list, a .npy file, or a text file with one number per line."""
+    """A vector from a comma list, a .npy file (1-D, real), or a text file with one number per
+    line (``#`` comments allowed); every number finite, its exponent bounded.
+
+    >>> read_vector("0.5, 1/4", "--p").tolist()
+    [0.5, 0.25]
+    """
     path = Path(spec)
-    if path.is_file():
+    if _names_file(spec) or path.suffix.lower() in (".npy", ".csv", ".txt"):
         if path.suffix.lower() == ".npy":
-            arr = np.load(path)
-            if arr.ndim != 1:
-                raise InputError(f"{what}: {path} must hold a 1-D array, got shape {arr.shape}")
-            return arr.astype(float)
-        lines = [ln.split("#")[0].strip() for ln in path.read_text().splitlines()]
-        return np.array([_parse_number(ln, f"{what} ({path})") for ln in lines if ln])
+            array = load_npy(path, f"{what} file", ndim=1)
+            values = np.asarray(array, dtype=float)
+            if not np.isfinite(values).all():
+                raise InputError(f"{what}: {path} holds a non-finite number")
+            return values
+        text = read_text(path, f"{what} file")
+        values, _ = parse_table(text, f"{what} ({path})")
+        if values.shape[1] != 1:
+            raise InputError(f"{what}: {path} must hold one number per line")
+        return values[:, 0]
     where = f"{what} (not a file, read as a list)"
-    values = np.array([_parse_number(x, where) for x in spec.split(",") if x.strip()])
+    values = np.array([parse_float(x, where) for x in spec.split(",") if x.strip()])
     if values.size == 0:
         raise InputError(f"{what}: empty list")
     return values
 
 
 def read_points(path: Path) -> np.ndarray:
-    """The client optima u: an N×d matrix from .npy or CSV (one row per client)."""
-    if not path.is_file():
-        raise InputError(f"--u file not found: {path}")
+    """The client optima u: an N×d matrix from .npy (1-D or 2-D, real) or CSV (one row per
+    client); every entry finite."""
+    what = "--u file"
     if path.suffix.lower() == ".npy":
-        arr = np.load(path)
+        arr = np.asarray(load_npy(path, what, ndim=(1, 2)), dtype=float)
+        if not np.isfinite(arr).all():
+            raise InputError(f"--u {path}: holds a non-finite number")
     else:
-        try:
-            arr = np.loadtxt(path, delimiter=",", ndmin=2, comments="#")
-        except ValueError as err:
-            raise InputError(f"--u {path}: not a numeric CSV ({err})") from None
-    arr = np.asarray(arr, dtype=float)
+        arr, _ = parse_table(read_text(path, what), f"--u {path}")
     return arr[:, None] if arr.ndim == 1 else arr
 
 

@@ -69,6 +69,15 @@ def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
         out.print(f"results written to {out_dir}")
 
 
+def _preflight(config: Path, seeds: int | None) -> None:
+    """Refuse an unreadable config or an absurd size before torch is imported (seconds)."""
+    from fltheory.config.files import load_toml
+    from fltheory.sim.budget import check_config_size
+
+    raw = load_toml(config)
+    check_config_size(raw if seeds is None else {**raw, "seeds": seeds})
+
+
 @app.command("simulate")
 def simulate_command(
     config: Annotated[Path, typer.Option("--config", help="Comparison configuration (.toml).")],
@@ -87,11 +96,15 @@ def simulate_command(
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Simulate FL algorithms under client availability (vectorised PyTorch engine)."""
+    if seeds is not None and seeds < 1:
+        raise InputError(f"--seeds must be >= 1, got {seeds}")
+    if threads is not None and threads < 0:
+        raise InputError(f"--threads must be >= 0, got {threads}")
+    _preflight(config, seeds)
+
     from fltheory.api.simulation import simulate
     from fltheory.sim.results import write_results
 
-    if seeds is not None and seeds < 1:
-        raise InputError(f"--seeds must be >= 1, got {seeds}")
     if json_out:
         report = simulate(config, seeds=seeds, device=device, threads=threads)
     else:

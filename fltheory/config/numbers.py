@@ -115,6 +115,8 @@ def fast_table(text: str) -> np.ndarray | None:
 
     >>> fast_table("1,2\n3,4\n").tolist(), fast_table("1,2\n3,nan\n"), fast_table("1,2,3\n4\n")
     ([[1.0, 2.0], [3.0, 4.0]], None, None)
+    >>> fast_table("1,2\n ,4\n") is None  # a blank field
+    True
     """
     body = text.rstrip("\r\n")
     if not body or not body.isascii() or "#" in body or "i" in body or "I" in body:
@@ -126,7 +128,8 @@ def fast_table(text: str) -> np.ndarray | None:
         flat = np.fromstring(body.replace("\n", ",inf,") + ",inf", sep=",")
     except ValueError:
         return None
-    if flat.size % n_rows:
+    # numpy reads a blank field as -1 (or skips it): a -1 anywhere takes the careful path.
+    if flat.size != body.count(",") + 2 * n_rows or (flat == -1.0).any():
         return None
     table = flat.reshape(n_rows, flat.size // n_rows)
     ends = np.isinf(table[:, -1])

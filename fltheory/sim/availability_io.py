@@ -4,7 +4,12 @@ from pathlib import Path
 
 import numpy as np
 
+from fltheory.config.files import load_npy, read_text
+from fltheory.config.numbers import parse_table
 from fltheory.errors import InputError
+
+#: Largest CSV trace read (bytes); larger traces belong in .npy files.
+MAX_TRACE_CSV_BYTES = 256 * 2**20
 
 
 def load_trace(path: str | Path) -> np.ndarray:
@@ -13,37 +18,20 @@ def load_trace(path: str | Path) -> np.ndarray:
     from fltheory.markov.estimators import as_trace
 
     path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: trace file not found")
+    what = "trace file"
     if path.suffix == ".npy":
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise InputError(f"{path}: not a readable .npy file ({exc})") from None
+        arr = load_npy(path, what, ndim=2)
     elif path.suffix == ".csv":
-        try:
-            lines = [ln for ln in path.read_text().splitlines() if ln.strip()]
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{path}: cannot read ({exc})") from None
-        if lines and not _numeric(lines[0]):
-            lines = lines[1:]
-        if not lines:
+        text = read_text(path, what, max_bytes=MAX_TRACE_CSV_BYTES)
+        first, _, rest = text.partition("\n")
+        numeric = any(c.isdigit() for c in first) and not any(c.isalpha() for c in first)
+        body, start = (text, 1) if numeric else (rest, 2)
+        if not body.strip():
             raise InputError(f"{path}: no rounds in the trace")
-        try:
-            arr = np.array([[float(v) for v in ln.split(",")] for ln in lines])
-        except ValueError:
-            raise InputError(f"{path}: every entry must be 0 or 1 and rows equally long") from None
+        arr, _ = parse_table(body, str(path), first_line=start)
     else:
         raise InputError(f"{path}: trace files must end in .csv or .npy")
     return as_trace(arr)
-
-
-def _numeric(line: str) -> bool:
-    try:
-        [float(v) for v in line.split(",")]
-    except ValueError:
-        return False
-    return True
 
 
 def save_trace(path: str | Path, trace: np.ndarray) -> None:

@@ -20,6 +20,7 @@ from fltheory.config import check_keys, load_toml, parse
 from fltheory.config.schema import table_name
 from fltheory.errors import FLTheoryError, InputError
 from fltheory.registry import Entry, Registry
+from fltheory.sim.budget import check_config_size
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
 from fltheory.sim.registries import (
     ALGORITHMS,
@@ -129,6 +130,7 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     ...
     fltheory.errors.InputError: unknown algorithm 'fedavgg' in [algorithms.0]; did you mean ...
     """
+    check_config_size(raw)
     top = parse(SimFile, raw, source=source)
     device = resolve_device(top.device)
     dtype = getattr(torch, top.dtype)
