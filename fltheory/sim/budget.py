@@ -26,6 +26,11 @@ def _count(value: Any) -> int | None:
     return value
 
 
+def _table(raw: dict[str, Any], key: str) -> dict[str, Any]:
+    value = raw.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def config_size(raw: dict[str, Any]) -> tuple[int, int, int, int]:
     """(seeds R, rounds T, clients N, algorithms A) as far as the raw config says them
     (defaults where it does not, 1 where a value is malformed).
@@ -34,8 +39,8 @@ def config_size(raw: dict[str, Any]) -> tuple[int, int, int, int]:
     ...              "algorithms": [{"name": "fedavg"}]})
     (3, 10, 2, 1)
     """
-    run = raw.get("run") if isinstance(raw.get("run"), dict) else {}
-    problem = raw.get("problem") if isinstance(raw.get("problem"), dict) else {}
+    run = _table(raw, "run")
+    problem = _table(raw, "problem")
     algorithms = raw.get("algorithms")
     seeds = _count(raw.get("seeds", 1)) or 1
     rounds = _count(run.get("rounds")) or 1
