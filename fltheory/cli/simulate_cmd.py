@@ -72,9 +72,10 @@ def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
 def _preflight(config: Path, seeds: int | None) -> None:
     """Refuse an unreadable config or an absurd size before torch is imported (seconds)."""
     from fltheory.config.files import load_toml
-    from fltheory.sim.budget import check_config_size
+    from fltheory.sim.budget import check_config_size, check_required_tables
 
     raw = load_toml(config)
+    check_required_tables(raw, str(config))
     check_config_size(raw if seeds is None else {**raw, "seeds": seeds})
 
 

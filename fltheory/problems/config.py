@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 import numpy as np
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from fltheory import checks
 from fltheory.config import Strict, load_toml, parse
@@ -57,10 +57,6 @@ from fltheory.problems.constants import ProblemConstants
 from fltheory.problems.quadratic import QuadraticProblem
 from fltheory.problems.setup import ProblemSetup
 from fltheory.problems.steps import StepSizes
-
-#: Largest horizon T (and local steps E) of a problem file: the series of eq. 13 are summed term
-#: by term up to 10⁷ and extrapolated beyond; 10⁸ rounds is past any experiment of the papers.
-MAX_ROUNDS = 10**8
 
 
 def _one_form(table: Strict, forms: dict[str, tuple[str, ...]]) -> str:
@@ -257,8 +253,8 @@ class ProblemFile(Strict):
     fltheory.errors.InputError: missing key 'local_steps' in the top level of f.toml
     """
 
-    rounds: int = Field(ge=1, le=MAX_ROUNDS)
-    local_steps: int = Field(ge=1, le=MAX_ROUNDS)
+    rounds: int
+    local_steps: int
     sigma: float | list[float]
     alpha: Literal["uniform"] | list[float] = "uniform"
     q: list[float] | None = None

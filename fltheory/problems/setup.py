@@ -19,6 +19,11 @@ from fltheory.problems.constants import ProblemConstants
 from fltheory.problems.quadratic import QuadraticProblem
 from fltheory.problems.steps import StepSizes
 
+#: Largest horizon T (and local steps E): the series of eq. 13 are summed term by term up to
+#: 10⁷ and extrapolated beyond; 10⁸ rounds is past any experiment of the papers, and a request
+#: for 10⁹ or 10¹⁸ is a typo, not a question.
+MAX_ROUNDS = 10**8
+
 #: Relative tolerance between Q and Σq.
 Q_RTOL = 1e-9
 
@@ -64,6 +69,12 @@ class ProblemSetup:
     def __post_init__(self) -> None:
         checks.positive_integer(self.local_steps, "local_steps")
         checks.positive_integer(self.rounds, "rounds")
+        for name in ("rounds", "local_steps"):
+            value = getattr(self, name)
+            if value > MAX_ROUNDS:
+                raise InputError(
+                    f"{name} = {value} is beyond the largest accepted, {MAX_ROUNDS:.0e}"
+                )
         q = checks.aggregation_weights(self.q, self.pi)
         Q = checks.positive(self.Q, "Q")
         if abs(float(q.sum()) - Q) > Q_RTOL * Q:

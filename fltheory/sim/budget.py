@@ -9,6 +9,7 @@ a config whose estimate exceeds the machine — before torch is imported or any 
 
 from typing import Any
 
+from fltheory.errors import InputError
 from fltheory.resources import require_memory
 
 #: Bytes per (seed, round, client) entry of the availability draw and trace.
@@ -49,6 +50,24 @@ def config_size(raw: dict[str, Any]) -> tuple[int, int, int, int]:
         clients = len(problem["u"])
     n_algorithms = len(algorithms) if isinstance(algorithms, list) else 1
     return seeds, rounds, clients or DEFAULT_CLIENTS, max(n_algorithms, 1)
+
+
+#: Tables every simulation config must have (those of ``SimFile`` without a default).
+REQUIRED_TABLES = ("run", "problem", "availability", "algorithms")
+
+
+def check_required_tables(raw: dict[str, Any], source: str) -> None:
+    """Refuse a config without one of :data:`REQUIRED_TABLES` (in the words of the schema's
+    message), before the schema itself — which imports torch — is loaded.
+
+    >>> check_required_tables({"run": {}}, "s.toml")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: missing table [problem] in s.toml
+    """
+    for name in REQUIRED_TABLES:
+        if name not in raw:
+            raise InputError(f"missing table [{name}] in {source}")
 
 
 def check_config_size(raw: dict[str, Any]) -> None:
