@@ -131,6 +131,8 @@ def fast_table(text: str) -> np.ndarray | None:
     # numpy reads a blank field as -1 (or skips it): a -1 anywhere takes the careful path.
     if flat.size != body.count(",") + 2 * n_rows or (flat == -1.0).any():
         return None
+    if flat.size % n_rows:  # rows of different lengths
+        return None
     table = flat.reshape(n_rows, flat.size // n_rows)
     ends = np.isinf(table[:, -1])
     values = table[:, :-1]
