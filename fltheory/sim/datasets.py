@@ -15,6 +15,7 @@ loader looked and how to provide the data. :func:`write_idx` writes IDX files (t
 """
 
 import gzip
+import io
 import pickle
 import struct
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fltheory.config.files import read_bytes, regular_file
 from fltheory.errors import InputError
 from fltheory.rng import generator
 
@@ -62,20 +64,23 @@ class ImageArrays:
                 raise InputError(f"labels must lie in 0..{self.n_classes - 1}")
 
 
-def _open(path: Path):
-    return gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
+#: Largest IDX file read, packed or unpacked (bytes; MNIST's largest is 47 MB unpacked).
+MAX_IDX_BYTES = 2**30
 
 
 def read_idx(path: str | Path) -> np.ndarray:
     """An IDX file (magic 0x00 0x00 type ndim, big-endian int32 sizes, data), .gz allowed."""
     path = Path(path)
-    try:
-        with _open(path) as handle:
-            raw = handle.read()
-    except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
-    except (OSError, EOFError) as exc:
-        raise InputError(f"{path}: cannot read ({exc})") from None
+    data = read_bytes(path, "IDX file", max_bytes=MAX_IDX_BYTES)
+    raw = data
+    if path.suffix == ".gz":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
+                raw = handle.read(MAX_IDX_BYTES + 1)  # a gzip bomb stops at the cap
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: not a readable gzip file ({exc})") from None
+        if len(raw) > MAX_IDX_BYTES:
+            raise InputError(f"{path}: unpacks to more than {MAX_IDX_BYTES:,} bytes")
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in IDX_TYPES:
         raise InputError(f"{path}: not an IDX file (bad magic number)")
     ndim = raw[3]
@@ -137,6 +142,7 @@ def idx_dataset(name: str = "fashion_mnist", directory: str | Path | None = None
 
 
 def _cifar_batch(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    regular_file(path, "CIFAR-10 batch")
     try:
         with path.open("rb") as handle:
             batch = pickle.load(handle, encoding="bytes")
