@@ -126,8 +126,16 @@ def _src(section: str, label: str, lines: tuple[int, int] | None) -> Source:
 
 
 def _chi2(alpha: np.ndarray, pi: np.ndarray, q: np.ndarray) -> float:
-    """χ²(α‖p(q)) through the library (eq. 11 with eq. 4)."""
+    """χ²(α‖p(q)) through the library (eq. 11 with eq. 4); declined where some π_kq_k is
+    subnormal (p_k and α_k²/p_k then carry relative errors far above 1e-16)."""
+    _normal_products(pi, q)
     return chi_square(alpha, biased_importance(q, pi))
+
+
+def _normal_products(pi: np.ndarray, q: np.ndarray) -> None:
+    prod = pi * q
+    if np.any((prod > 0.0) & (prod < TINY)):
+        raise NumericalError("some π_k·q_k is subnormal: beyond double precision")
 
 
 def _chi2_fr(alpha: Sequence[Fraction], pi: Sequence[Fraction], q: Sequence[Fraction]) -> Fraction:
@@ -157,6 +165,29 @@ def _opt_fr(
 
 def _mix(zeta: Any, x: Sequence[Any], y: Sequence[Any]) -> list[Any]:
     return [zeta * a + (1 - zeta) * b for a, b in zip(x, y, strict=True)]
+
+
+def _decimal_moves(
+    keys: Sequence[str], simplex: Sequence[str] = ()
+) -> Callable[[Instance], list[Instance]]:
+    """Shrinking moves: one vector at a time (then all) rounded to 1–3 decimals with entries
+    floored at 10^-decimals, simplex vectors renormalised, and ζ = ½ (towards a hand-checkable
+    counterexample; the generic moves keep entries such as 2e-114)."""
+
+    def moves(inst: Instance) -> list[Instance]:
+        out: list[Instance] = [{**inst, "zeta": 0.5}] if "zeta" in inst else []
+        for dec in (1, 2, 3):
+            both = dict(inst)
+            for key in keys:
+                vec = np.maximum(np.round(_arr(inst[key]), dec), 10.0**-dec)
+                if key in simplex:
+                    vec = vec / vec.sum()
+                out.append({**inst, key: vec})
+                both[key] = vec
+            out.append(both)
+        return out
+
+    return moves
 
 
 # --- instance spaces --------------------------------------------------------------------------
@@ -414,24 +445,29 @@ PROP2_COUNTEREXAMPLE: Instance = {
 }
 
 
-def _slice_gap(f: Callable[[np.ndarray], float], inst: Instance, Q: float = 1.0) -> float:
-    """Relative midpoint gap of f between Q·w1 and Q·w2 (both on ‖q‖₁ = Q)."""
+def _slice_gap(
+    f: Callable[[np.ndarray], float], inst: Instance, Q: float = 1.0, floor: float = 0.0
+) -> float:
+    """Relative midpoint gap of f between Q·w1 and Q·w2 (both on ‖q‖₁ = Q); ``floor`` is the
+    least size of f's terms (χ² = Σα²/p − 1 sums terms ≥ 1 to a value that can be ~0)."""
     zeta = float(inst["zeta"])
     q1, q2 = Q * _unit(inst["w1"]), Q * _unit(inst["w2"])
     mid = zeta * q1 + (1.0 - zeta) * q2
     chord = zeta * f(q1) + (1.0 - zeta) * f(q2)
     value = f(mid)
     _finite(chord, value)
-    return _rel(chord, value)
+    return (chord - value) / max(abs(chord), abs(value), floor, TINY)
 
 
 def _slice_gap_fr(
-    f: Callable[[list[Fraction]], Fraction], inst: Instance, Q: Fraction = Fr(1)
+    f: Callable[[list[Fraction]], Fraction], inst: Instance, Q: Fraction, floor: Fraction
 ) -> Fraction:
     zeta = Fr(float(inst["zeta"]))
     q1 = [Q * x for x in _fr_unit(inst["w1"])]
     q2 = [Q * x for x in _fr_unit(inst["w2"])]
-    return _frel(zeta * f(q1) + (1 - zeta) * f(q2), f(_mix(zeta, q1, q2)))
+    chord, value = zeta * f(q1) + (1 - zeta) * f(q2), f(_mix(zeta, q1, q2))
+    scale = max(abs(chord), abs(value), floor)
+    return (chord - value) / scale if scale else Fr(0)
 
 
 Hessian = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -457,8 +493,9 @@ def _tangent_curvature(hess: Hessian) -> tuple[float, np.ndarray | None]:
 
 
 def _segment_witness_fr(
-    f: Callable[[list[Fraction]], Fraction], q: np.ndarray, d: np.ndarray, Q: Fraction
-) -> Fraction:
+    f: Callable[[list[Fraction]], Fraction], q: np.ndarray, d: np.ndarray, Q: Fraction,
+    floor: Fraction,
+) -> Fraction:  # fmt: skip
     """The least exact relative gap ½f(q + td) + ½f(q − td) − f(q) over a few t, with q
     renormalised exactly to the slice and d projected exactly onto 1ᵀd = 0."""
     qf = [Fr(float(x)) for x in q]
@@ -471,55 +508,68 @@ def _segment_witness_fr(
     for t in (t0, t0 / 4, t0 / 16, t0 / 64):
         plus = [a + t * b for a, b in zip(qf, df, strict=True)]
         minus = [a - t * b for a, b in zip(qf, df, strict=True)]
-        best = min(best, _frel((f(plus) + f(minus)) / 2, f(qf)))
+        chord, value = (f(plus) + f(minus)) / 2, f(qf)
+        best = min(best, (chord - value) / max(abs(chord), abs(value), floor))
     return best
 
 
 def _convexity_margin(
     f: Callable[[np.ndarray], float], hess: Callable[[np.ndarray], Hessian], inst: Instance,
-    Q: float = 1.0,
+    Q: float = 1.0, floor: float = 0.0,
 ) -> float:  # fmt: skip
     """min(relative midpoint gap on (w1, w2, ζ), least tangent curvature at Q·w1)."""
     curvature, _ = _tangent_curvature(hess(Q * _unit(inst["w1"])))
-    return min(_slice_gap(f, inst, Q), curvature)
+    return min(_slice_gap(f, inst, Q, floor), curvature)
 
 
 def _convexity_exact(
     f: Callable[[list[Fraction]], Fraction], hess: Callable[[np.ndarray], Hessian],
-    inst: Instance, Q: float = 1.0,
+    inst: Instance, Q: float = 1.0, floor: float = 0.0,
 ) -> tuple[Fraction, str]:  # fmt: skip
-    value = _slice_gap_fr(f, inst, Fr(Q))
+    value = _slice_gap_fr(f, inst, Fr(Q), Fr(floor))
     q = Q * _unit(inst["w1"])
     curvature, d = _tangent_curvature(hess(q))
     if d is not None and curvature < 0:
-        value = min(value, _segment_witness_fr(f, q, d, Fr(Q)))
+        value = min(value, _segment_witness_fr(f, q, d, Fr(Q), Fr(floor)))
     return value, (
         "exact rationals: the midpoint gap on (w1, w2, ζ) and, where the float curvature is "
         "negative, the gap on the segment Q·w1 ± t·d along its direction (d projected exactly)"
     )
 
 
-def _chi2_hessian(alpha: np.ndarray, pi: np.ndarray) -> Callable[[np.ndarray], Hessian]:
+def _hessian(pi: np.ndarray, *args: Any) -> Callable[[np.ndarray], Hessian]:
+    """q ↦ the library's structured Hessian (objective.structured_hessian(q, π, *args)),
+    declined where (πᵀq)³ underflows (its terms divide by it)."""
     from fltheory.optimize.objective import structured_hessian
 
-    return lambda q: structured_hessian(q, pi, np.zeros(pi.size), 1.0, 0.0, alpha, 1.0)
+    def hess(q: np.ndarray) -> Hessian:
+        if not float(pi @ q) ** 3 > 0.0:
+            raise NumericalError("(πᵀq)³ underflows double precision")
+        return structured_hessian(q, pi, *args)
+
+    return hess
+
+
+def _chi2_hessian(alpha: np.ndarray, pi: np.ndarray) -> Callable[[np.ndarray], Hessian]:
+    return _hessian(pi, np.zeros(pi.size), 1.0, 0.0, alpha, 1.0)
 
 
 def _prop2_margin(inst: Instance) -> float:
     alpha, pi = _unit(inst["alpha"]), _pi_of(inst)
-    return _convexity_margin(lambda q: _chi2(alpha, pi, q), _chi2_hessian(alpha, pi), inst)
+    return _convexity_margin(lambda q: _chi2(alpha, pi, q), _chi2_hessian(alpha, pi), inst,
+                             floor=1.0)  # fmt: skip
 
 
 def _prop2_exact(inst: Instance) -> tuple[Fraction, str]:
     alpha, pi = _fr_unit(inst["alpha"]), _pi_of_fr(inst)
     hess = _chi2_hessian(_unit(inst["alpha"]), _pi_of(inst))
-    return _convexity_exact(lambda q: _chi2_fr(alpha, pi, q), hess, inst)
+    return _convexity_exact(lambda q: _chi2_fr(alpha, pi, q), hess, inst, floor=1.0)
 
 
 def _pi_of(inst: Instance) -> np.ndarray:
     """π, or c·1 for the equal-π variant."""
     if "pi_c" in inst:
-        return np.full(int(inst["n"]), float(inst["pi_c"]))
+        return np.full(int(inst["n"]), float(_pis(inst, "pi_c")[0]))
     return _pis(inst)
 
 
@@ -531,7 +581,7 @@ def _pi_of_fr(inst: Instance) -> list[Fraction]:
 
 CONVEXITY_NOTES = (
     "Margin: the min of (a) the relative midpoint gap [ζf(q) + (1−ζ)f(q′) − f(ζq + (1−ζ)q′)]/"
-    "max(·) for q = Q·w1, q′ = Q·w2 on the slice and (b) the least eigenvalue, over the size "
+    "max(|·|, floor) for q = Q·w1, q′ = Q·w2 on the slice (floor: 1 for χ², Γ for problem 14's objective, the least size of χ² + 1 = Σα²/p whose terms cancel to χ² ≈ 0 near p = α) and (b) the least eigenvalue, over the size "
     "of the Hessian's terms, of the Hessian restricted to the tangent space 1ᵀd = 0 at q (a C² function "
     "is convex on the open slice iff (b) ≥ 0 everywhere; random midpoints hit the non-convex "
     "region of χ² in ~0.3 % of draws, the curvature test in ~25 %). Float side: the "
@@ -562,6 +612,7 @@ register(
                Simplex("w2", "n"), ZETA]),  # fmt: skip
         _prop2_margin,
         exact=_prop2_exact,
+        simplify=_decimal_moves(("pi", "alpha", "w1", "w2"), ("alpha", "w1", "w2")),
         notes=PROP2_NOTES,
         expected="refuted",
     )
@@ -618,16 +669,14 @@ def _p14_objective(q: np.ndarray, pi, alpha, s, v, gamma) -> float:
 
 
 def _p14_hessian(inst: Instance) -> Callable[[np.ndarray], Hessian]:
-    from fltheory.optimize.objective import structured_hessian
-
     pi, alpha, s, v, _, gamma = _p14_parts(inst)
-    return lambda q: structured_hessian(q, pi, s, v, 1.0, alpha, gamma)
+    return _hessian(pi, s, v, 1.0, alpha, gamma)
 
 
 def _p14_in_q(inst: Instance) -> float:
     pi, alpha, s, v, Q, gamma = _p14_parts(inst)
     f = lambda q: _p14_objective(q, pi, alpha, s, v, gamma)  # noqa: E731
-    return _convexity_margin(f, _p14_hessian(inst), inst, Q)
+    return _convexity_margin(f, _p14_hessian(inst), inst, Q, floor=gamma)
 
 
 def _p14_in_q_exact(inst: Instance) -> tuple[Fraction, str]:
@@ -638,7 +687,8 @@ def _p14_in_q_exact(inst: Instance) -> tuple[Fraction, str]:
     def f(q: list[Fraction]) -> Fraction:
         return _opt_fr(q, pi, s, v) + gamma * _chi2_fr(alpha, pi, q)
 
-    return _convexity_exact(f, _p14_hessian(inst), inst, 10.0 ** float(inst["log_Q"]))
+    Q = 10.0 ** float(inst["log_Q"])
+    return _convexity_exact(f, _p14_hessian(inst), inst, Q, floor=float(gamma))
 
 
 register(
@@ -650,6 +700,7 @@ register(
         Space(P14_PARAMS),
         _p14_in_q,
         exact=_p14_in_q_exact,
+        simplify=_decimal_moves(("pi", "alpha", "w1", "w2"), ("alpha", "w1", "w2")),
         notes=(
             CONVEXITY_NOTES + "(The objective is what Problem14.objective evaluates.) ε̄_bias = χ²Γ as in 002 l.146; the main text (000 l.159) drops Γ "
             "(Γ = 1 here, inside the space). FALSE: it follows from Prop. 2 being false "
@@ -745,9 +796,7 @@ register(
 
 
 def _opt_hessian(pi: np.ndarray, s: np.ndarray, v: float) -> Callable[[np.ndarray], Hessian]:
-    from fltheory.optimize.objective import structured_hessian
-
-    return lambda q: structured_hessian(q, pi, s, v, 1.0)
+    return _hessian(pi, s, v, 1.0)
 
 
 def _appe1_margin(inst: Instance) -> float:
@@ -958,13 +1007,20 @@ register(
 )
 
 
+def _proportionality(q: Sequence[Any], g: Sequence[Any]) -> Any:
+    """−max_{k,j} |q_k g_j − q_j g_k|/(max q · max |g|) over the support: 0 iff q = a·g with
+    one a (cross-multiplied: no division by a g_k that rounding leaves near 0)."""
+    on = [k for k in range(len(q)) if q[k] > 0]
+    scale = max(q[k] for k in on) * max(abs(g[k]) for k in on)
+    worst = max(abs(q[k] * g[j] - q[j] * g[k]) for k in on for j in on)
+    return -worst / scale if scale else 0 * worst
+
+
 def _eq224_main(inst: Instance) -> float:
     pi, s, v, Q = _problem(inst)
     q = opt212(pi, s, v, Q)
     iota, theta = _multipliers(q, pi, s, v, Q)
-    on = q > 0.0
-    ratio = q[on] / (iota * pi[on] - theta)  # the 'a' of each supported client
-    return -float((ratio.max() - ratio.min()) / ratio.max()) if ratio.size else 0.0
+    return float(_proportionality(q.tolist(), (iota * pi - theta).tolist()))
 
 
 def _eq224_main_exact(inst: Instance) -> tuple[float, str]:
@@ -977,8 +1033,7 @@ def _eq224_main_exact(inst: Instance) -> tuple[float, str]:
         quad = mp.fsum(a * b * b for a, b in zip(S, q, strict=True)) / 2
         iota = (quad + mp.mpf(v)) / mp.fsum(a * b for a, b in zip(P, q, strict=True))
         theta = (mp.mpf(v) - quad) / mp.mpf(Q)
-        ratios = [q[k] / (iota * P[k] - theta) for k in range(len(q)) if q[k] > 0]
-        value = -(max(ratios) - min(ratios)) / max(ratios)
+        value = _proportionality(q, [iota * p - theta for p in P])
     return float(value), f"mpmath ({MP_DIGITS} digits), brute force over all supports"
 
 
@@ -993,8 +1048,11 @@ register(
         _eq224_main,
         exact=_eq224_main_exact,
         tolerance=1e-8,
-        notes=EQ224_NOTES + " Margin: −(max − min)/max of a_k = q_k*/(ι*π_k − θ*) over the "
-        "support (000 l.207 and 002 l.194 print the same sentence). FALSE: a_k = 1/A_kk "
+        notes=EQ224_NOTES + " Margin: one a for all supported clients means q_k*g_j = q_j*g_k "
+        "with g_k = ι*π_k − θ*; margin −max_{k,j}|q_k*g_j − q_j*g_k|/(max q*·max g) over the "
+        "support (cross-multiplied: a ratio q_k*/g_k is 0/0 to rounding where the threshold "
+        "τ* = θ*/ι* meets π_k). 000 l.207 and 002 l.194 print the same sentence. FALSE: "
+        "a_k = 1/A_kk "
         "(eq. 224), constant only when A_kk is constant on the support; with the paper's "
         "A_kk ∝ σ_k²π_k (eq. 209) that needs σ_k²π_k equal. Counterexample: any two supported "
         "clients with different s_k.",
@@ -1586,16 +1644,25 @@ def _kappa_inputs(inst: Instance) -> tuple[np.ndarray, ...]:
     alpha = raw / raw.sum()
     shape = _arr(inst["shape"])
     top = float(shape.max())
-    gap = float(inst["gamma"]) * shape / top if top > 0.0 else np.zeros_like(shape)
+    if 0.0 < float(inst["gamma"]) < TINY:
+        raise NumericalError("a subnormal Γ̂′ is beyond double precision")
+    # Γ̂′ = max_k gap_k = gamma: all gaps equal to it when the shape vanishes
+    gap = float(inst["gamma"]) * (shape / top if top > 0.0 else np.ones_like(shape))
     return alpha, _pis(inst), _arr(inst["lambda2"]), gap
+
+
+#: Least positive α_k of the κ̄² → ∞ claims (see _kappa_levels).
+KAPPA_ALPHA_MIN = 1e-8
 
 
 def _kappa_levels(alpha: np.ndarray) -> list[float]:
     """κ̄² values past κ₀ = 1/(4 min_{α_k>0} α_k²): there a drop raises ε̂ by 4κ̄²α_k²Γ̂′ > Γ̂′,
     more than the opt term can gain, so with Γ̂′ > 0 get() keeps α/π."""
     smallest = float(alpha[alpha > 0].min())
-    if smallest < 1e-140:
-        raise NumericalError("κ̄² beyond κ₀ overflows double precision")
+    if smallest < KAPPA_ALPHA_MIN:
+        # d_TV carries a rounding error ~Nε ≈ 1e-15 that get() multiplies by 4κ̄²Γ̂′: past
+        # κ₀ = 1/(4α_min²) > 2.5e15 that noise decides the exclusions
+        raise NumericalError("κ̄² beyond κ₀ amplifies d_TV's rounding error past Γ̂′")
     k0 = 1.0 / (4.0 * smallest**2)
     levels = [k0 * f for f in (2.0, 1e3, 1e6)]
     if not all(math.isfinite(x) and x < 1e290 for x in levels):
@@ -1675,7 +1742,7 @@ KAPPA_NOTES = (
     "F̂ − F̂* = Γ̂′·shape/max(shape) ≥ 0 and threshold τ ≥ 0. 'CA-Fed reduces to Unbiased' "
     "is read as: for every κ̄² ≥ some κ₀, get() returns α/π̂. Margin: −max_k |q_k − α_k/π̂_k| "
     "/max(α/π̂) over κ̄² = κ₀·{2, 1e3, 1e6}, κ₀ = 1/(4 min α_k²) (α normalised from a vector "
-    "with entries down to 1e-12; instances whose κ₀ overflows are declined). Exact: a "
+    "with entries down to 1e-12; instances with a positive α_k < 1e-8 are declined: the float code's d_TV has a rounding error ~Nε that 4κ̄² ≥ 1/α_k² amplifies past Γ̂′ there, so the float get() then excludes clients by rounding noise, which the exact re-implementation does not). Exact: a "
     "Fraction re-implementation of get()."
 )
 
@@ -1726,6 +1793,7 @@ def _fig1_unbiased(inst: Instance) -> float:
     q = unbiased_weights(alpha, pi)
     if np.any((q > 0.0) & (q < TINY)):
         raise NumericalError("the weights underflow to subnormal numbers")
+    _normal_products(pi, q)
     share = pi * q / float(pi @ q)  # long-run cumulative weight E[1{k∈A}q_k], normalised
     return -float(np.max(np.abs(share - alpha) / alpha))
 
