@@ -48,6 +48,9 @@ class RunResult:
     extra: dict[str, np.ndarray] = field(default_factory=dict)
     #: (R, N) test accuracy of the final global model on each client's test set (None: no data).
     client_accuracy: np.ndarray | None = None
+    #: the evaluated models by name, (R, len(eval_rounds), P) in the run's dtype: "server" (the
+    #: global model w_{t+1}) and the algorithm's extra ones, e.g. FedPBC's "client_mean".
+    models: dict[str, np.ndarray] = field(default_factory=dict)
 
     def metrics(self) -> dict[str, np.ndarray]:
         out = {"objective": self.objective}
