@@ -124,7 +124,7 @@ def check_result_dir(
     >>> check_result_dir(folder)
     Traceback (most recent call last):
     ...
-    fltheory.errors.InputError: --out ...: the folder holds files that are not an fltheory result (notes.txt); choose an empty or new folder
+    fltheory.errors.InputError: --out ...: the folder holds files that are not an fltheory ...
     """
     path = Path(directory)
     if path.exists() and not path.is_dir():

@@ -129,7 +129,6 @@ def restore_state(
     (1, True, False)
     """
     t = int(arrays["t"])
-    reps, rounds, n = shape
     weights = np.zeros(shape, dtype=np.float32)
     included = np.zeros(shape, dtype=bool)
     weights[:, :t], included[:, :t] = arrays["weights"], arrays["included"]

@@ -169,8 +169,9 @@ def write_results(
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     paths = write_results(Path(folder), {"seed": 0}, summary, runs)
     ...     models = np.load(paths[3])["fedavg/models/server"].shape  # (R, evaluations, P)
-    ...     [p.name for p in paths], len(paths[1].read_text().splitlines()), models
-    (['summary.json', 'rounds.csv', 'rounds.schema.json', 'clients.npz', 'timing.json'], 3, (1, 2, 2))
+    ...     rows = len(paths[1].read_text().splitlines())  # rounds.csv: header + 2 rounds
+    ...     [p.name for p in paths[2:]], rows, models
+    (['rounds.schema.json', 'clients.npz', 'timing.json'], 3, (1, 2, 2))
     """
     from fltheory.atomic import write_atomic
     from fltheory.sim.checkpoint import npz_bytes
@@ -201,7 +202,7 @@ def write_results(
         "provenance": provenance,
     }
     timing = {"seconds": {run.label: run.seconds for run in runs}}
-    contents = {
+    contents: dict[str, bytes | str] = {
         "summary.json": dump(
             {"provenance": provenance, "config": provenance.get("config"), "summary": stable}
         ),

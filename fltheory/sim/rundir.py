@@ -96,8 +96,8 @@ def simulate_into(
     ...              "algorithms": [{"name": "fedpbc"}]})
     >>> folder = Path(tempfile.mkdtemp()) / "out"
     >>> summary, runs = simulate_into(cfg, folder, checkpoint_every=1)
-    >>> is_complete(folder), sorted(p.name for p in folder.iterdir())
-    (True, ['clients.npz', 'manifest.json', 'rounds.csv', 'rounds.schema.json', 'summary.json', 'timing.json'])
+    >>> is_complete(folder), len(list(folder.iterdir()))  # RESULT_FILES and the manifest
+    (True, 6)
     >>> simulate_into(cfg, folder, resume=True)[1] is None  # already complete: kept
     True
     """
