@@ -37,10 +37,10 @@ from fltheory.errors import InputError
 from fltheory.sim.algorithms.memory import MemoryAlgorithm
 from fltheory.sim.compare import Setup
 from fltheory.sim.engine import EngineState, run_info
+from fltheory.sim.outfiles import CHECKPOINT_FOLDER
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec
 
-FOLDER = "checkpoint"
 #: auto policy: compute time between checkpoints ≥ RATIO × the last checkpoint's cost ...
 RATIO = 20.0
 #: ... and ≥ this many seconds.
@@ -230,7 +230,7 @@ class Checkpointer:
     def __post_init__(self) -> None:
         if self.every is not None and self.every < 0:
             raise InputError(f"--checkpoint-every must be >= 0 rounds, got {self.every}")
-        self.folder = self.directory / FOLDER
+        self.folder = self.directory / CHECKPOINT_FOLDER
         self._since = time.perf_counter()
 
     def _meta(self, **extra: Any) -> np.ndarray:

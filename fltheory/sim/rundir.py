@@ -24,14 +24,10 @@ from fltheory.atomic import (
     write_manifest,
 )
 from fltheory.provenance import config_hash, provenance
-from fltheory.sim.checkpoint import FOLDER, Checkpointer
+from fltheory.sim.checkpoint import Checkpointer
 from fltheory.sim.config import SimConfig, run_config
+from fltheory.sim.outfiles import OWNED, RESULT_FILES
 from fltheory.sim.results import RunResult, write_results
-
-#: The files of a simulation result (``timing.json`` is the one that differs between runs).
-RESULT_FILES = ("summary.json", "rounds.csv", "rounds.schema.json", "clients.npz", "timing.json")
-#: Everything a simulation may leave in its directory (besides ``manifest.json``).
-OWNED = (*RESULT_FILES, FOLDER)
 
 #: progress(algorithm label, rounds done)
 Progress = Callable[[str, int], None]
@@ -51,6 +47,7 @@ def result_provenance(cfg: SimConfig) -> dict[str, Any]:
     (1, 3, 'float32')
     """
     record = provenance(
+        config_file=cfg.source,
         config=cfg.resolved,
         config_hash=config_hash(cfg.resolved),
         seed=cfg.seed,

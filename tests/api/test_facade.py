@@ -244,5 +244,5 @@ def test_the_cli_output_files_come_from_the_report(tmp_path, capsys):
     path.write_text(TINY_TOML)
     assert main(["simulate", "--config", str(path), "--out", str(tmp_path / "out")]) == 0
     saved = json.loads((tmp_path / "out" / "summary.json").read_text())
-    assert saved["config"]["path"] == str(path) and saved["summary"]["name"] == "tiny"
+    assert saved["provenance"]["config_file"] == str(path) and saved["summary"]["name"] == "tiny"
     assert "results written to" in capsys.readouterr().out

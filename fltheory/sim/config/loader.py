@@ -63,6 +63,8 @@ class SimConfig:
     groups: dict[str, np.ndarray] = field(default_factory=dict)
     #: every table with its defaults filled in (JSON types): what the run used, for provenance.
     resolved: dict[str, Any] = field(default_factory=dict)
+    #: the file it was read from (None: built from a dict).
+    source: str | None = None
 
 
 def load_config(
@@ -172,6 +174,7 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         raw=raw,
         groups={**process_groups, **groups},
         resolved=resolved,
+        source=None if source is None else str(source),
     )
 
 
