@@ -25,6 +25,16 @@ MANIFEST = "manifest.json"
 STATUS_RUNNING, STATUS_COMPLETE = "in_progress", "complete"
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+#: Mode of the files written (what ``open`` would give them: 0o666 less the process umask).
+FILE_MODE = 0o666 & ~_umask()
+
+
 def _fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -50,6 +60,7 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, FILE_MODE)  # mkstemp makes it private (0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()

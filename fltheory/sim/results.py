@@ -120,9 +120,11 @@ def _columns(runs: list[RunResult]) -> dict[str, tuple[str, str]]:
     columns = dict(ROUNDS_COLUMNS)
     for name in sorted({name for run in runs for name in run.extra}):
         metric, _, tag = name.partition("_")
-        meaning, unit = ROUNDS_COLUMNS[metric]
         model = _EXTRA_MODELS.get(tag, f"the algorithm's {tag!r} model")
-        columns[name] = (f"{meaning.split(' (')[0]}, of {model} instead", unit)
+        columns[name] = (
+            f"'{metric}' of {model} instead of the server model",
+            ROUNDS_COLUMNS[metric][1],
+        )
     return columns
 
 
@@ -130,14 +132,15 @@ def _rounds_csv(runs: list[RunResult], names: list[str]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(names)
-    metrics = [n for n in names[3:] if not n.startswith("n_")]
     for run in runs:
         table = run.metrics()
         for r in range(run.objective.shape[0]):
             for i, t in enumerate(run.eval_rounds):
-                values = [f"{table[n][r, i]:.10g}" if n in table else "" for n in metrics]
-                active, included = int(run.n_active[r, t]), int(run.included[r, t].sum())
-                writer.writerow([run.label, r, int(t) + 1, *values, active, included])
+                row: dict[str, Any] = {"algorithm": run.label, "seed": r, "round": int(t) + 1}
+                row["n_active"] = int(run.n_active[r, t])
+                row["n_included"] = int(run.included[r, t].sum())
+                row.update({n: f"{v[r, i]:.10g}" for n, v in table.items()})
+                writer.writerow([row.get(n, "") for n in names])
     return buffer.getvalue()
 
 
