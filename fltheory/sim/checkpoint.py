@@ -226,6 +226,7 @@ class Checkpointer:
     save_seconds: float = 0.0
     _last_cost: float = field(default=0.0, repr=False)
     _since: float = field(default=0.0, repr=False)
+    _pending: dict[str, dict[str, np.ndarray]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.every is not None and self.every < 0:
@@ -242,13 +243,19 @@ class Checkpointer:
             return False
         if self.every is not None:
             return t % self.every == 0
+        return self._time_due()
+
+    def _time_due(self) -> bool:
         elapsed = time.perf_counter() - self._since
         return elapsed >= max(MIN_INTERVAL, RATIO * self._last_cost)
 
-    def _write(self, name: str, arrays: dict[str, np.ndarray]) -> None:
+    def _save(self, files: dict[str, dict[str, np.ndarray]]) -> None:
+        """Write the finished runs not saved yet, then ``files``, and time the whole save."""
         start = time.perf_counter()
         self.folder.mkdir(exist_ok=True)
-        write_atomic(self.folder / name, npz_bytes(arrays))
+        for name, arrays in {**self._pending, **files}.items():
+            write_atomic(self.folder / name, npz_bytes(arrays))
+        self._pending.clear()
         self._since = time.perf_counter()
         self._last_cost = self._since - start
         self.saves += 1
@@ -257,14 +264,17 @@ class Checkpointer:
     def __call__(self, st: EngineState) -> None:
         """The engine's hook: save the state of the running algorithm when due."""
         if self.due(st.t):
-            self._write(
-                "current.npz", {"meta": self._meta(algorithm=self.index)} | state_arrays(st)
-            )
+            meta = {"meta": self._meta(algorithm=self.index)}
+            self._save({"current.npz": meta | state_arrays(st)})
 
     def finished(self, index: int, run: RunResult) -> None:
-        """Save algorithm ``index``'s records once it has finished."""
+        """Save algorithm ``index``'s records once it has finished: now with a fixed period,
+        else with the next save that is due (the auto policy's budget holds for these too)."""
         if self.every != 0:
-            self._write(f"run-{index}.npz", {"meta": self._meta(algorithm=index)} | run_arrays(run))
+            meta = {"meta": self._meta(algorithm=index)}
+            self._pending[f"run-{index}.npz"] = meta | run_arrays(run)
+            if self.every is not None or self._time_due():
+                self._save({})
 
     def remove(self) -> None:
         """Delete the checkpoints (the result is complete) and any temporary file a kill left."""

@@ -149,6 +149,7 @@ def write_results(
     provenance: dict[str, Any],
     summary: dict[str, Any],
     runs: list[RunResult],
+    timing: dict[str, Any] | None = None,
 ) -> list[Path]:
     """Write, each atomically and byte for byte determined by the runs (no clock in them):
 
@@ -160,7 +161,7 @@ def write_results(
       ``pi_hat``/``lambda2_hat`` (estimated knowledge), ``eval_rounds`` (1-based) and
       ``models/server`` (R, evaluations, P): the server model at every evaluation, per seed
       (FedPBC also ``models/client_mean``); ``provenance`` as a JSON string;
-    * ``timing.json`` — what varies from run to run: seconds per algorithm.
+    * ``timing.json`` — what varies from run to run: seconds per algorithm, and ``timing``.
 
     >>> import tempfile
     >>> from fltheory.sim.config import build, run_config
@@ -204,7 +205,7 @@ def write_results(
         "columns": {name: {"meaning": m, "unit": u} for name, (m, u) in columns.items()},
         "provenance": provenance,
     }
-    timing = {"seconds": {run.label: run.seconds for run in runs}}
+    timing = {"seconds": {run.label: run.seconds for run in runs}, **(timing or {})}
     contents: dict[str, bytes | str] = {
         "summary.json": dump(
             {"provenance": provenance, "config": provenance.get("config"), "summary": stable}

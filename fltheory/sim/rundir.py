@@ -108,7 +108,8 @@ def simulate_into(
     key = {k: record[k] for k in ("config_hash", "fltheory_version", "git_commit")}
     checkpointer = Checkpointer(out, every=checkpoint_every, key=key)
     summary, runs = run_config(cfg, progress=progress, checkpointer=checkpointer)
-    write_results(out, record, summary, runs)
+    saves = {"saves": checkpointer.saves, "seconds": checkpointer.save_seconds}
+    write_results(out, record, summary, runs, timing={"checkpoints": saves})
     write_manifest(out, list(RESULT_FILES), status=STATUS_COMPLETE, provenance=provenance(**record))
     checkpointer.remove()
     return summary, runs

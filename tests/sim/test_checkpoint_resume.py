@@ -145,9 +145,33 @@ def test_the_auto_policy_spends_at_most_one_twentieth(tmp_path, monkeypatch):
         clock[0] += 0.5
 
     monkeypatch.setattr(ck, "write_atomic", slow_write)
-    saver._write("current.npz", {"t": np.array(1)})
+    saver._save({"current.npz": {"t": np.array(1)}})
     assert saver.save_seconds == 0.5
     clock[0] += 9.9
     assert not saver.due(2)
     clock[0] += 0.1
     assert saver.due(2) and not saver.due(100)  # never after the last round
+
+
+def test_a_finished_run_waits_for_the_next_due_save(tmp_path, monkeypatch):
+    """Auto policy: a finished algorithm's records are written with the next save that is due
+    (never dropped: the next algorithm's state is not saved without them)."""
+    from fltheory.sim.config import run_config
+    from fltheory.sim.engine import initial_state
+
+    clock = [0.0]
+    monkeypatch.setattr(ck.time, "perf_counter", lambda: clock[0])
+    cfg = build({**RAW, "algorithms": RAW["algorithms"][:2]})
+    _, runs = run_config(cfg)
+    saver = ck.Checkpointer(tmp_path, every=None, rounds=ROUNDS)
+    saver.finished(0, runs[0])
+    assert not (tmp_path / CHECKPOINT_FOLDER).exists()  # not due yet
+    clock[0] = ck.MIN_INTERVAL
+    setup = ck.Setup(cfg.problem, cfg.process, cfg.settings, cfg.seed, cfg.seeds, cfg.prior)
+    spec = cfg.specs[1]
+    st = initial_state(cfg.problem, setup.trace, spec, setup.knowledge(spec), setup.w0)
+    st.t, saver.index = 1, 1
+    saver(st)
+    done, current = saver.load()
+    assert len(done) == 1 and current is not None and int(current["t"]) == 1
+    np.testing.assert_array_equal(done[0]["objective"], runs[0].objective)
