@@ -178,7 +178,8 @@ def mixing_time_bounds(
     _check_eps(eps)
     if not 0.0 < rho_min <= 1.0:
         raise InputError(f"rho_min must lie in (0, 1], got {rho_min}")
-    return _bounds(slem_value, math.log(1.0 / (eps * rho_min)), eps, reversible)
+    # −ln ε − ln ρ_min, not ln(1/(ε ρ_min)): the product underflows for a subnormal ε
+    return _bounds(slem_value, -math.log(eps) - math.log(rho_min), eps, reversible)
 
 
 def mixing_time_bounds_from_log(
