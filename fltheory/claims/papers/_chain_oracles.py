@@ -20,7 +20,9 @@ that a claim's margin compares the library with a second computation:
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -48,15 +50,13 @@ def to_float(P: Matrix) -> np.ndarray:
     return np.array([[float(v) for v in row] for row in P])
 
 
-def identity(M: int) -> Matrix:
-    return [[Fraction(int(i == j)) for j in range(M)] for i in range(M)]
-
-
 def matmul(A: Matrix, B: Matrix) -> Matrix:
     """Exact product of rational matrices."""
     cols = list(zip(*B, strict=True))
-    return [[sum((a * b for a, b in zip(row, col, strict=True)), Fraction(0)) for col in cols]
-            for row in A]  # fmt: skip
+    return [
+        [sum((a * b for a, b in zip(row, col, strict=True)), Fraction(0)) for col in cols]
+        for row in A
+    ]
 
 
 def kron(A: Matrix, B: Matrix) -> Matrix:
@@ -118,7 +118,7 @@ def nonunit_factors(P: Matrix) -> list[tuple[list[Fraction], int]]:
         raise NumericalError("1 is not an eigenvalue: the rows do not sum to 1 exactly")
     if len(q) == 1:  # M = 1
         return []
-    lead, factors = dup_sqf_list(q, QQ)
+    _, factors = dup_sqf_list(q, QQ)
     out = []
     for f, m in factors:
         out.append(([Fraction(int(c.numerator), int(c.denominator)) for c in f], int(m)))
@@ -149,7 +149,7 @@ def _newton_roots(coeffs: list[Fraction], dps: int) -> list[Any] | None:
             return None
         out.append(z)
     seen = sorted(out, key=lambda w: (float(w.real), float(w.imag)))
-    gap = min((abs(a - b) for a, b in zip(seen, seen[1:], strict=False)), default=1)
+    gap = min((abs(a - b) for a, b in itertools.pairwise(seen)), default=1)
     return out if gap > mpmath.mpf(10) ** (-dps // 2) else None
 
 
@@ -216,14 +216,6 @@ def nonunit_eigenvalues(P: Matrix, dps: int = 30) -> list[tuple[Any, int, int]]:
     return out
 
 
-def exact_slem(P: Matrix, dps: int = 30) -> Any:
-    """λ̄₂ = max modulus of the non-unit eigenvalues (mpmath number; 0 for M = 1)."""
-    import mpmath
-
-    values = [abs(z) for z, _, _ in nonunit_eigenvalues(P, dps)]
-    return max(values) if values else mpmath.mpf(0)
-
-
 def jordan_square_sum(P: Matrix) -> int:
     """Σ nᵢ² over the non-unit Jordan blocks of P, decided exactly: at the roots of each
     squarefree factor g (degree d, multiplicity m) of charpoly(P)/(x − 1), the number of blocks
@@ -277,6 +269,7 @@ def envelope_float(P: np.ndarray, rho: np.ndarray, ts: list[int]) -> np.ndarray:
         for bit in range(len(powers)):
             if t >> bit & 1:
                 acc = powers[bit] if acc is None else acc @ powers[bit]
+        assert acc is not None
         out[k] = float(np.max(np.abs(acc)))
     return out
 
@@ -296,8 +289,9 @@ def envelope_mp(P: Matrix, rho: list[Fraction], ts: list[int], dps: int = 60) ->
         out = []
         for t in ts:
             if t == 0:
-                out.append(max(abs(int(i == j) - float(rho[j])) for i in range(M)
-                               for j in range(M)))  # fmt: skip
+                out.append(
+                    max(abs(int(i == j) - float(rho[j])) for i in range(M) for j in range(M))
+                )
                 continue
             while (1 << len(powers)) <= t:
                 powers.append(powers[-1] * powers[-1])
@@ -310,8 +304,16 @@ def envelope_mp(P: Matrix, rho: list[Fraction], ts: list[int], dps: int = 60) ->
         return out
 
 
-def time_grid(t0: int, log_C: float, log_lam: float, extra: list[float] = (), floor: float = 1e-10,
-              dense: int = 64, ratio: float = 1.08, cap: int = 10**15) -> list[int]:  # fmt: skip
+def time_grid(
+    t0: int,
+    log_C: float,
+    log_lam: float,
+    extra: Sequence[float] = (),
+    floor: float = 1e-10,
+    dense: int = 64,
+    ratio: float = 1.08,
+    cap: int = 10**15,
+) -> list[int]:
     """Times from t0: every t in [t0, t0 + dense), then a geometric grid and the points of
     ``extra`` (predicted peaks), up to the last t with C_P λᵗ ≥ ``floor``."""
     if log_lam < 0:
@@ -417,8 +419,14 @@ class JordanChain:
     ``projector(key)``: the spectral projector of one distinct eigenvalue (floats).
     """
 
-    def __init__(self, rho: list[Fraction], blocks: list[tuple[Fraction, Fraction, int]],
-                 coupling: Fraction, shrink: Fraction, lazy: Fraction) -> None:  # fmt: skip
+    def __init__(
+        self,
+        rho: list[Fraction],
+        blocks: list[tuple[Fraction, Fraction, int]],
+        coupling: Fraction,
+        shrink: Fraction,
+        lazy: Fraction,
+    ) -> None:
         M = len(rho)
         m = sum(n * (2 if b != 0 else 1) for _, b, n in blocks)
         if m != M - 1:
@@ -453,8 +461,10 @@ class JordanChain:
         ratios = [rho[j] / -core[i][j] for i in range(M) for j in range(M) if core[i][j] < 0]
         alpha = min(ratios) * shrink if ratios else shrink
         self.alpha, self.lazy, self.rho = alpha, lazy, rho
-        self.P: Matrix = [[lazy * int(i == j) + (1 - lazy) * (rho[j] + alpha * core[i][j])
-                           for j in range(M)] for i in range(M)]  # fmt: skip
+        self.P: Matrix = [
+            [lazy * int(i == j) + (1 - lazy) * (rho[j] + alpha * core[i][j]) for j in range(M)]
+            for i in range(M)
+        ]
         self._V, self._Yt = V, Yt
         self.blocks: list[tuple[tuple[Fraction, Fraction], int]] = []
         for a, b, n, _, width in self._coords:
@@ -464,17 +474,15 @@ class JordanChain:
             if width == 2:
                 self.blocks.append(((ev, -ev_im), n))
 
-    @property
-    def n_states(self) -> int:
-        return len(self.rho)
-
     def projectors(self) -> dict[tuple[Fraction, Fraction], np.ndarray]:
         """The spectral projector of every distinct non-unit eigenvalue (complex floats)."""
         V = to_float(self._V).astype(complex)
         Yt = to_float(self._Yt).astype(complex)
         m = V.shape[1]
         out: dict[tuple[Fraction, Fraction], np.ndarray] = {}
-        half = 0.5 * np.array([[1.0, 1.0j], [-1.0j, 1.0]])  # eigenprojector of [[a,−b],[b,a]] at a+ib
+        half = 0.5 * np.array(
+            [[1.0, 1.0j], [-1.0j, 1.0]]
+        )  # eigenprojector of [[a,−b],[b,a]] at a+ib
         for a, b, n, start, width in self._coords:
             ev = self.lazy + (1 - self.lazy) * self.alpha * a
             ev_im = (1 - self.lazy) * self.alpha * b
@@ -511,17 +519,3 @@ def spectral_projector(P: np.ndarray, mu: complex, m: int) -> np.ndarray:
     _, _, vh2 = np.linalg.svd(X.conj().T)
     L = vh2[M - m :].conj().T
     return R @ np.linalg.solve(L.conj().T @ R, L.conj().T)
-
-
-def projector_norms(P: Matrix, rho: list[Fraction]) -> tuple[float, list[tuple[complex, int, float]]]:
-    """(‖1ρᵀ‖_*, [(μ, m, ‖Π_μ‖_*) for every distinct non-unit eigenvalue]) of a rational chain;
-    the eigenvalues come from the exact characteristic polynomial."""
-    Pf = to_float(P)
-    M = len(P)
-    rho_f = np.array([float(x) for x in rho])
-    one = math.sqrt(M) * float(np.linalg.norm(rho_f))
-    out = []
-    for z, m, _ in nonunit_eigenvalues(P, dps=30):
-        mu = complex(z)
-        out.append((mu, m, nuclear(spectral_projector(Pf, mu, m))))
-    return one, out

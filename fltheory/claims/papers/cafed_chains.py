@@ -57,10 +57,13 @@ def _chain_params(families: tuple[str, ...], k_max: int = 3) -> list[Parameter]:
     if "jordan" in families:
         params += [Integer("nb", 1, 3)]
         params += [Integer(f"n{b}", 1, 5) for b in range(3)]
-        params += [Real(f"a{b}", -1.0, 1.0, closed=(True, True), special=(0.0, 1.0, -1.0))
-                   for b in range(3)]  # fmt: skip
-        params += [Real(f"th{b}", 0.0, math.pi, closed=(True, True), special=(0.0,))
-                   for b in range(3)]  # fmt: skip
+        params += [
+            Real(f"a{b}", -1.0, 1.0, closed=(True, True), special=(0.0, 1.0, -1.0))
+            for b in range(3)
+        ]
+        params += [
+            Real(f"th{b}", 0.0, math.pi, closed=(True, True), special=(0.0,)) for b in range(3)
+        ]
         params += [
             Real("coup", 0.05, 20.0, special=(1.0,)),
             Simplex("rhow", MAX_JORDAN_STATES),
@@ -77,9 +80,8 @@ def _chain_params(families: tuple[str, ...], k_max: int = 3) -> list[Parameter]:
         params += [
             Integer("N", 1, 3),
             Real("pi", 0.0, 1.0, size="N", special=(0.5,)),
-            Real("l2", _lambda2_low, 1.0, size="N", closed=(True, False),
-                 special=(0.0, 0.5, 0.9)),
-        ]  # fmt: skip
+            Real("l2", _lambda2_low, 1.0, size="N", closed=(True, False), special=(0.0, 0.5, 0.9)),
+        ]
     return params
 
 
@@ -169,10 +171,17 @@ def _relevant(inst: Instance, family: str) -> tuple[Any, ...]:
         return (family, M, rows, float(inst["lazy"]), float(inst.get("cyc", 0.0)))
     if family == "jordan":
         nb = int(inst["nb"])
-        blocks = tuple((int(inst[f"n{b}"]), float(inst[f"a{b}"]), float(inst[f"th{b}"]))
-                       for b in range(nb))  # fmt: skip
-        return (family, blocks, float(inst["coup"]), vec("rhow"), float(inst["shrink"]),
-                float(inst["lazyj"]))  # fmt: skip
+        blocks = tuple(
+            (int(inst[f"n{b}"]), float(inst[f"a{b}"]), float(inst[f"th{b}"])) for b in range(nb)
+        )
+        return (
+            family,
+            blocks,
+            float(inst["coup"]),
+            vec("rhow"),
+            float(inst["shrink"]),
+            float(inst["lazyj"]),
+        )
     if family == "debruijn":
         return (family, int(inst["k"]), float(inst["p"]), float(inst["lazyd"]))
     return (family, vec("pi"), vec("l2"))
@@ -209,6 +218,7 @@ def _build_chain_uncached(inst: Instance, family: str) -> _Chain:
     from fltheory.markov import MarkovChain, ProductChain
 
     jordan = None
+    code: Any
     with mpmath.workdps(40):
         if family == "dense":
             M = int(inst["M"])
@@ -216,8 +226,9 @@ def _build_chain_uncached(inst: Instance, family: str) -> _Chain:
             lazy = orc.rat(inst["lazy"])
             P, core = orc.dense_chain(rows, lazy, orc.rat(inst["cyc"]))
             code = MarkovChain.from_rational(P)  # Assumption 1 first
-            eigen = [(_mp(lazy) + (1 - _mp(lazy)) * z, m)
-                     for z, m, _ in orc.nonunit_eigenvalues(core)]  # fmt: skip
+            eigen = [
+                (_mp(lazy) + (1 - _mp(lazy)) * z, m) for z, m, _ in orc.nonunit_eigenvalues(core)
+            ]
             sq = None
         elif family == "reversible":
             M = int(inst["M"])
@@ -225,8 +236,9 @@ def _build_chain_uncached(inst: Instance, family: str) -> _Chain:
             lazy = orc.rat(inst["lazy"])
             P, core = orc.reversible_chain(rows, lazy)
             code = MarkovChain.from_rational(P)
-            eigen = [(_mp(lazy) + (1 - _mp(lazy)) * z, m)
-                     for z, m, _ in orc.nonunit_eigenvalues(core)]  # fmt: skip
+            eigen = [
+                (_mp(lazy) + (1 - _mp(lazy)) * z, m) for z, m, _ in orc.nonunit_eigenvalues(core)
+            ]
             sq = len(P) - 1  # reversible: diagonalisable
         elif family == "jordan":
             blocks = _jordan_blocks(inst)
@@ -235,8 +247,9 @@ def _build_chain_uncached(inst: Instance, family: str) -> _Chain:
             w = [x if x > 0 else Fraction(1, 1 << 16) for x in w]
             rho = [x / sum(w) for x in w]
             shrink = max(orc.rat(inst["shrink"], 30), Fraction(1, 1 << 30))
-            jordan = orc.JordanChain(rho, blocks, orc.rat(inst["coup"], 20), shrink,
-                                     orc.rat(inst["lazyj"]))  # fmt: skip
+            jordan = orc.JordanChain(
+                rho, blocks, orc.rat(inst["coup"], 20), shrink, orc.rat(inst["lazyj"])
+            )
             P = jordan.P
             code = MarkovChain.from_rational(P)
             mult: dict[tuple[Fraction, Fraction], int] = {}
@@ -273,10 +286,18 @@ def _build_chain_uncached(inst: Instance, family: str) -> _Chain:
             sq = len(P) - 1
             jordan = None
     rho = orc.exact_stationary(P)
-    return _Chain(family, P, orc.to_float(P), rho, np.array([float(x) for x in rho]), code,
-                  eigen, sq, jordan,
-                  (np.asarray(inst["pi"]), np.asarray(inst["l2"])) if family == "product"
-                  else None)  # fmt: skip
+    return _Chain(
+        family,
+        P,
+        orc.to_float(P),
+        rho,
+        np.array([float(x) for x in rho]),
+        code,
+        eigen,
+        sq,
+        jordan,
+        (np.asarray(inst["pi"]), np.asarray(inst["l2"])) if family == "product" else None,
+    )
 
 
 def _chain_space(
@@ -287,21 +308,39 @@ def _chain_space(
 
 #: Simple values for the parameters a chain does not use (so shrinking reports clean instances).
 _CANONICAL: dict[str, Any] = {
-    "M": 2, "lazy": 0.5, "cyc": 0.5, "nb": 1, "coup": 1.0, "shrink": 1.0, "lazyj": 0.0,
+    "M": 2,
+    "lazy": 0.5,
+    "cyc": 0.5,
+    "nb": 1,
+    "coup": 1.0,
+    "shrink": 1.0,
+    "lazyj": 0.0,
     "rhow": np.array([0.25, 0.25, 0.125, 0.125, 0.125, 0.0625, 0.0625]),
-    "k": 1, "p": 0.5, "lazyd": 0.0, "N": 1, "pi": np.array([0.5]), "l2": np.array([0.5]),
+    "k": 1,
+    "p": 0.5,
+    "lazyd": 0.0,
+    "N": 1,
+    "pi": np.array([0.5]),
+    "l2": np.array([0.5]),
     **{f"r{i}": np.array([0.5, 0.5]) for i in range(MAX_DENSE)},
-    **{f"n{b}": 1 for b in range(3)}, **{f"a{b}": 0.5 for b in range(3)},
+    **{f"n{b}": 1 for b in range(3)},
+    **{f"a{b}": 0.5 for b in range(3)},
     **{f"th{b}": 0.0 for b in range(3)},
-}  # fmt: skip
+}
 _USES = {
     "dense": ("M", "lazy", "cyc", *(f"r{i}" for i in range(MAX_DENSE))),
     "reversible": ("M", "lazy", *(f"r{i}" for i in range(MAX_DENSE))),
-    "jordan": ("nb", "coup", "shrink", "lazyj", "rhow",
-               *(f"{x}{b}" for x in "nath" for b in range(3))),
+    "jordan": (
+        "nb",
+        "coup",
+        "shrink",
+        "lazyj",
+        "rhow",
+        *(f"{x}{b}" for x in "nath" for b in range(3)),
+    ),
     "debruijn": ("k", "p", "lazyd"),
     "product": ("N", "pi", "l2"),
-}  # fmt: skip
+}
 
 
 def _simplifier(families: tuple[str, ...]) -> Any:
@@ -371,51 +410,61 @@ def _eq229_printed_exact(inst: Instance) -> ExactMargin:
     )
 
 
-register(Claim(
-    "cafed:eq229-slem",
-    _src("App. F1 eqs. (228)–(229); §III-A", "λ̄₂ and λ(P)", (1477, 1484)),
-    "λ̄₂(P) is the largest modulus of the eigenvalues of P other than 1 (§III-A: 'the second "
-    "largest module') and λ(P) = (λ̄₂ + 1)/2; checked on ChainConstants (what the bounds use)",
-    _chain_space(EQ229_FAMILIES),
-    _eq229_slem,
-    simplify=_simplifier(EQ229_FAMILIES),
-    exact=lambda i: (Fraction(_eq229_slem(i)), "charpoly over Q, roots at 30 digits (mpmath)"),
-    tolerance=0.0,
-    budget=400,
-    expected="holds",
-    notes="Oracle: the exact characteristic polynomial of the rational chain divided by (x − 1), "
-    "its squarefree factors and their roots refined in mpmath; margin 1e-10 − |Δλ̄₂|, |Δλ|. "
-    "Code path: MarkovChain.from_rational(P).constants() (dense path, exact fallback on "
-    "near-defective spectra). Families: dense random (with a cyclic part and laziness), "
-    "chains with a chosen real Jordan form (blocks of size ≤ 5, complex pairs), de Bruijn "
-    "chains (nilpotent part, λ̄₂ = 0). Observation, not a defect of the statement: "
-    "MarkovChain.slem (the plain dense eigenvalues, used by relaxation_time and "
-    "mixing_time_bounds) is only accurate to about ε_mach^(1/n) on a Jordan block of size n: "
-    "2.2e-6 instead of 0 on the de Bruijn chain k = 3, 0.310368 instead of 9/29 on a block of "
-    "size 4. Budget 400: Jordan chains take the library's exact path (0.2–1 s each).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq229-slem",
+        _src("App. F1 eqs. (228)–(229); §III-A", "λ̄₂ and λ(P)", (1477, 1484)),
+        "λ̄₂(P) is the largest modulus of the eigenvalues of P other than 1 (§III-A: 'the second "
+        "largest module') and λ(P) = (λ̄₂ + 1)/2; checked on ChainConstants (what the bounds use)",
+        _chain_space(EQ229_FAMILIES),
+        _eq229_slem,
+        simplify=_simplifier(EQ229_FAMILIES),
+        exact=lambda i: (Fraction(_eq229_slem(i)), "charpoly over Q, roots at 30 digits (mpmath)"),
+        tolerance=0.0,
+        budget=400,
+        expected="holds",
+        notes="Oracle: the exact characteristic polynomial of the rational chain divided by (x − "
+        "1), "
+        "its squarefree factors and their roots refined in mpmath; margin 1e-10 − |Δλ̄₂|, |Δλ|. "
+        "Code path: MarkovChain.from_rational(P).constants() (dense path, exact fallback on "
+        "near-defective spectra). Families: dense random (with a cyclic part and laziness), "
+        "chains with a chosen real Jordan form (blocks of size ≤ 5, complex pairs), de Bruijn "
+        "chains (nilpotent part, λ̄₂ = 0). Observation, not a defect of the statement: "
+        "MarkovChain.slem (the plain dense eigenvalues, used by relaxation_time and "
+        "mixing_time_bounds) is only accurate to about ε_mach^(1/n) on a Jordan block of size n: "
+        "2.2e-6 instead of 0 on the de Bruijn chain k = 3, 0.310368 instead of 9/29 on a block of "
+        "size 4. Budget 400: Jordan chains take the library's exact path (0.2–1 s each).",
+    )
+)
 
-register(Claim(
-    "cafed:eq229-slem-printed",
-    _src("App. F1 eqs. (228)–(229)", "λ̄₂ := max{|λ₂|, |λ_M|} with 1 = λ₁ > λ₂ ≥ … ≥ λ_M",
-         (1477, 1484)),
-    "with the eigenvalues labelled in decreasing order (read: by real part, the only order "
-    "defined for complex spectra), max{|λ₂|, |λ_M|} is the second largest eigenvalue modulus",
-    _chain_space(PRINTED_FAMILIES),
-    _eq229_printed,
-    simplify=_simplifier(PRINTED_FAMILIES),
-    exact=_eq229_printed_exact,
-    tolerance=1e-12,
-    budget=400,
-    expected="refuted",
-    notes="Eq. (228) orders the eigenvalues as reals; for a non-reversible chain with complex "
-    "eigenvalues the pair of largest modulus can sit in the middle of the real-part order, "
-    "so the printed max{|λ₂|, |λ_M|} underestimates λ̄₂ (the text of §III-A and the code use "
-    "the modulus: cafed:eq229-slem). Margin: max{|λ₂|, |λ_M|} minus the largest modulus strictly "
-    "between them in that order (continuous; equals printed − λ̄₂ when negative). Counterexamples need ≥ 4 non-unit eigenvalues (M ≥ 5): "
-    "the falsifier finds dense chains with a strong cyclic part, e.g. eigenvalues "
-    "r·e^{±iπ/3}, r′·e^{±2iπ/3}, −r″ ordered by real part with the middle pair largest.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq229-slem-printed",
+        _src(
+            "App. F1 eqs. (228)–(229)",
+            "λ̄₂ := max{|λ₂|, |λ_M|} with 1 = λ₁ > λ₂ ≥ … ≥ λ_M",
+            (1477, 1484),
+        ),
+        "with the eigenvalues labelled in decreasing order (read: by real part, the only order "
+        "defined for complex spectra), max{|λ₂|, |λ_M|} is the second largest eigenvalue modulus",
+        _chain_space(PRINTED_FAMILIES),
+        _eq229_printed,
+        simplify=_simplifier(PRINTED_FAMILIES),
+        exact=_eq229_printed_exact,
+        tolerance=1e-12,
+        budget=400,
+        expected="refuted",
+        notes="Eq. (228) orders the eigenvalues as reals; for a non-reversible chain with complex "
+        "eigenvalues the pair of largest modulus can sit in the middle of the real-part order, "
+        "so the printed max{|λ₂|, |λ_M|} underestimates λ̄₂ (the text of §III-A and the code use "
+        "the modulus: cafed:eq229-slem). Margin: max{|λ₂|, |λ_M|} minus the largest modulus "
+        "strictly "
+        "between them in that order (continuous; equals printed − λ̄₂ when negative). "
+        "Counterexamples need ≥ 4 non-unit eigenvalues (M ≥ 5): "
+        "the falsifier finds dense chains with a strong cyclic part, e.g. eigenvalues "
+        "r·e^{±iπ/3}, r′·e^{±2iπ/3}, −r″ ordered by real part with the middle pair largest.",
+    )
+)
 
 
 # ================================================================== Lemma 16, eq. (5)
@@ -462,8 +511,11 @@ def _eq5_exact(ch: _Chain, log_C: float, lam_mp: Any, T: int, slem: float) -> Ex
     ts = _eq5_times(log_C, float(lam_mp), T, slem, ch.M)
     with mpmath.workdps(60):
         E = orc.envelope_mp(ch.P, ch.rho, ts, dps=60)
-        gaps = [mpmath.mpf(log_C) + t * mpmath.log(lam_mp) - mpmath.log(e)
-                for t, e in zip(ts, E, strict=True) if e > 0]  # fmt: skip
+        gaps = [
+            mpmath.mpf(log_C) + t * mpmath.log(lam_mp) - mpmath.log(e)
+            for t, e in zip(ts, E, strict=True)
+            if e > 0
+        ]
         worst = min(gaps) if gaps else mpmath.mpf(1)
     return Fraction(float(worst)), "E(t) in 60-digit arithmetic (mpmath), exact λ(P)"
 
@@ -475,29 +527,31 @@ def _lemma16_eq5_exact(inst: Instance) -> ExactMargin:
     return _eq5_exact(ch, c.log_C_P, (ch.slem + 1) / 2, c.T_P, c.slem)
 
 
-register(Claim(
-    "cafed:lemma16-eq5",
-    _src("§III-A eq. (5); App. B2 Lemma 16", "eq. (5)", (1051, 1071)),
-    "max_ij |[Pᵗ]_ij − ρ_j| ≤ C_P·λ(P)ᵗ for every t ≥ T_P, with C_P (eq. 156), T_P (eq. 157, "
-    "read r = ln(λ/λ̄₂)) and λ(P) (eq. 229) as the library computes them",
-    _chain_space(L16_FAMILIES),
-    _lemma16_eq5,
-    simplify=_simplifier(L16_FAMILIES),
-    exact=_lemma16_eq5_exact,
-    tolerance=1e-9,
-    budget=200,
-    expected="holds",
-    notes="Margin: min over t of ln(C_P λᵗ) − ln E(t), E(t) = max_ij |[Pᵗ]_ij − ρ_j| computed "
-    "here by binary powering of P − 1ρᵀ (exact ρ), on every t in [T_P, T_P + 64], a geometric "
-    "grid (ratio 1.08) and the peaks (n − 1)/ln(λ/λ̄₂) of Jordan blocks of size n, up to the "
-    "last t with C_P λᵗ ≥ 1e-10. Families: dense, chosen Jordan form (sizes ≤ 5, complex "
-    "pairs, laziness up to 1 − 1e-12, λ̄₂ → 0 with shrink → 0), de Bruijn (nilpotent blocks "
-    "at λ̄₂ = 0, T_P = 0) and products of two-state clients (repeated λ₂, negative λ₂). "
-    "The statement holds with a wide margin everywhere we looked (the slack comes from "
-    "‖U‖_F‖U⁻¹‖_F ≥ M − 1 and (Σnᵢ²)^½), although the proof's step behind T_P does not "
-    "(cafed:lemma16-eq157-tp-a, -a-frobenius). Budget 200: chains with Jordan blocks take the "
-    "library's exact path (0.2–0.6 s each).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma16-eq5",
+        _src("§III-A eq. (5); App. B2 Lemma 16", "eq. (5)", (1051, 1071)),
+        "max_ij |[Pᵗ]_ij − ρ_j| ≤ C_P·λ(P)ᵗ for every t ≥ T_P, with C_P (eq. 156), T_P (eq. 157, "
+        "read r = ln(λ/λ̄₂)) and λ(P) (eq. 229) as the library computes them",
+        _chain_space(L16_FAMILIES),
+        _lemma16_eq5,
+        simplify=_simplifier(L16_FAMILIES),
+        exact=_lemma16_eq5_exact,
+        tolerance=1e-9,
+        budget=200,
+        expected="holds",
+        notes="Margin: min over t of ln(C_P λᵗ) − ln E(t), E(t) = max_ij |[Pᵗ]_ij − ρ_j| computed "
+        "here by binary powering of P − 1ρᵀ (exact ρ), on every t in [T_P, T_P + 64], a geometric "
+        "grid (ratio 1.08) and the peaks (n − 1)/ln(λ/λ̄₂) of Jordan blocks of size n, up to the "
+        "last t with C_P λᵗ ≥ 1e-10. Families: dense, chosen Jordan form (sizes ≤ 5, complex "
+        "pairs, laziness up to 1 − 1e-12, λ̄₂ → 0 with shrink → 0), de Bruijn (nilpotent blocks "
+        "at λ̄₂ = 0, T_P = 0) and products of two-state clients (repeated λ₂, negative λ₂). "
+        "The statement holds with a wide margin everywhere we looked (the slack comes from "
+        "‖U‖_F‖U⁻¹‖_F ≥ M − 1 and (Σnᵢ²)^½), although the proof's step behind T_P does not "
+        "(cafed:lemma16-eq157-tp-a, -a-frobenius). Budget 200: chains with Jordan blocks take the "
+        "library's exact path (0.2–0.6 s each).",
+    )
+)
 
 
 # ================================================================== eq. (156): C_P
@@ -516,8 +570,9 @@ def _cp_lower_bound(ch: _Chain) -> float:
     elif ch.product is not None:
         total = one + _product_projector_sum(*ch.product) - one
     else:
-        total = one + sum(orc.nuclear(orc.spectral_projector(ch.Pf, complex(z), m))
-                          for z, m in ch.eigen)  # fmt: skip
+        total = one + sum(
+            orc.nuclear(orc.spectral_projector(ch.Pf, complex(z), m)) for z, m in ch.eigen
+        )
     return 0.5 * math.log(ch.sq) + math.log(total)
 
 
@@ -568,33 +623,36 @@ def _eq156_exact(inst: Instance) -> ExactMargin:
     return Fraction(_eq156(inst)), "float oracle (singular values of exact-spectrum projectors)"
 
 
-register(Claim(
-    "cafed:lemma16-eq156-cp",
-    _src("App. B2 Lemma 16, eq. (156)", "C_P", (1056, 1064)),
-    "the reported C_P is a value of eq. (156), C_P = (Σ_{i≥2} nᵢ²)^½·‖U‖_F‖U⁻¹‖_F for a Jordan "
-    "basis U: never below the least such value, and equal to it — √(M − 1)·Σ_μ ‖Π_μ‖_* over the "
-    "spectral projectors — whenever the library marks it minimal (diagonalisable P)",
-    _chain_space(L16_FAMILIES),
-    _eq156,
-    simplify=_simplifier(L16_FAMILIES),
-    exact=_eq156_exact,
-    tolerance=0.0,
-    budget=150,
-    expected="refuted",
-    notes="Oracle: spectral projectors Π_μ from the exact eigenvalues and multiplicities (null "
-    "spaces of (P − μI)^m and its adjoint; by construction for Jordan-form chains; explicit "
-    "Kronecker eigenvectors grouped by exact eigenvalue products for product chains) and Σnᵢ² "
-    "from exact ranks over Q. Margin: 1e-6 − |Δ ln C_P| where the library says minimal, "
-    "ln C_P − ln(√(Σnᵢ²)·Σ‖Π_μ‖_*) + 1e-6 otherwise (a necessary condition: eq. 156 with a "
-    "Jordan basis is never below it); −1 when the library marks C_P minimal but P is "
-    "defective (exact ranks). The nuclear norms are singular-value sums (floats), so only the "
-    "defectiveness part has an exact re-evaluation. FINDING (library): a Jordan block whose "
-    "coupling is below RANK_TOL·‖P‖_F = 1e-10·‖P‖_F — e.g. a lazy chain 1e-12 from the "
-    "identity with a block of size 5 — is accepted by the dense path as a semisimple cluster; "
-    "the reported C_P (flagged minimal) is then the minimum of a nearby diagonalisable matrix, "
-    "not a value of eq. 156 for P, whose Jordan bases all have ‖U‖‖U⁻¹‖ ≳ coupling^−(n−1). "
-    "Eq. 5 still holds with it (cafed:lemma16-eq5). Budget 150 (exact path).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma16-eq156-cp",
+        _src("App. B2 Lemma 16, eq. (156)", "C_P", (1056, 1064)),
+        "the reported C_P is a value of eq. (156), C_P = (Σ_{i≥2} nᵢ²)^½·‖U‖_F‖U⁻¹‖_F for a Jordan "
+        "basis U: never below the least such value, and equal to it — √(M − 1)·Σ_μ ‖Π_μ‖_* over "
+        "the "
+        "spectral projectors — whenever the library marks it minimal (diagonalisable P)",
+        _chain_space(L16_FAMILIES),
+        _eq156,
+        simplify=_simplifier(L16_FAMILIES),
+        exact=_eq156_exact,
+        tolerance=0.0,
+        budget=150,
+        expected="refuted",
+        notes="Oracle: spectral projectors Π_μ from the exact eigenvalues and multiplicities (null "
+        "spaces of (P − μI)^m and its adjoint; by construction for Jordan-form chains; explicit "
+        "Kronecker eigenvectors grouped by exact eigenvalue products for product chains) and Σnᵢ² "
+        "from exact ranks over Q. Margin: 1e-6 − |Δ ln C_P| where the library says minimal, "
+        "ln C_P − ln(√(Σnᵢ²)·Σ‖Π_μ‖_*) + 1e-6 otherwise (a necessary condition: eq. 156 with a "
+        "Jordan basis is never below it); −1 when the library marks C_P minimal but P is "
+        "defective (exact ranks). The nuclear norms are singular-value sums (floats), so only the "
+        "defectiveness part has an exact re-evaluation. FINDING (library): a Jordan block whose "
+        "coupling is below RANK_TOL·‖P‖_F = 1e-10·‖P‖_F — e.g. a lazy chain 1e-12 from the "
+        "identity with a block of size 5 — is accepted by the dense path as a semisimple cluster; "
+        "the reported C_P (flagged minimal) is then the minimum of a nearby diagonalisable matrix, "
+        "not a value of eq. 156 for P, whose Jordan bases all have ‖U‖‖U⁻¹‖ ≳ coupling^−(n−1). "
+        "Eq. 5 still holds with it (cafed:lemma16-eq5). Budget 150 (exact path).",
+    )
+)
 
 
 # ================================================================== eq. (157): T_P
@@ -602,8 +660,8 @@ register(Claim(
 
 def _tp_formula(n: int, slem: Fraction, lam: Fraction, safe: bool) -> int:
     """Eq. (157) for one block of size n, written out afresh: variant A reads the garbled
-    argument as 2n/r, variant B as 2n/(r·λ̄₂), r = ln(λ/λ̄₂); at λ̄₂ = 0 their limits, 0 and
-    ⌈2n(n − 1)/(n + 1)⌉."""
+    argument as 2n/r, variant B as 2n/(r·λ̄₂), r = ln(λ/λ̄₂) (λ = λ(P), or footnote 3's λ′); at
+    λ̄₂ = 0 their limits, 0 and ⌈2n(n − 1)/(n + 1)⌉."""
     if n == 1:
         return 0
     if slem == 0:
@@ -672,8 +730,11 @@ def _tp_entrywise_exact(inst: Instance, safe: bool) -> ExactMargin:
             if m == 0:
                 value = -j * mpmath.log(_mp(lam)) if T <= j else mpmath.mpf(-50)
             else:
-                value = (mpmath.log(mpmath.binomial(t, j)) + (t - j) * mpmath.log(_mp(m))
-                         - t * mpmath.log(_mp(lam)))  # fmt: skip
+                value = (
+                    mpmath.log(mpmath.binomial(t, j))
+                    + (t - j) * mpmath.log(_mp(m))
+                    - t * mpmath.log(_mp(lam))
+                )
             worst = max(worst, value)
     return Fraction(float(-worst)), "C(t, j)·m^{t−j} vs λᵗ at the worst t, 50 digits (mpmath)"
 
@@ -737,11 +798,13 @@ def _tp_frobenius_exact(inst: Instance) -> ExactMargin:
 
 
 def _tp_space() -> Space:
-    return Space([
-        Integer("n", 1, 8),
-        Real("s", 0.0, 1.0, closed=(True, False), special=(0.0, 0.5, 0.85)),
-        Real("ratio", 0.0, 1.0, closed=(True, True), special=(1.0, 0.0)),
-    ])  # fmt: skip
+    return Space(
+        [
+            Integer("n", 1, 8),
+            Real("s", 0.0, 1.0, closed=(True, False), special=(0.0, 0.5, 0.85)),
+            Real("ratio", 0.0, 1.0, closed=(True, True), special=(1.0, 0.0)),
+        ]
+    )
 
 
 _TP_STATEMENT = (
@@ -750,55 +813,64 @@ _TP_STATEMENT = (
     "the proof ([15, Lemma 1]) that T_P is there to guarantee"
 )
 
-register(Claim(
-    "cafed:lemma16-eq157-tp-a",
-    _src("App. B2 Lemma 16, eq. (157)", "T_P, reading A: ln(2nᵢ/r), r = ln(λ/λ̄₂)", (1060, 1062)),
-    _TP_STATEMENT + "; T_P read as ⌈2n(n−1)(ln(2n/r) − 1)/((n+1)r)⌉ (the library's T_P)",
-    _tp_space(),
-    lambda i: _tp_entrywise(i, False),
-    exact=lambda i: _tp_entrywise_exact(i, False),
-    tolerance=1e-9,
-    expected="refuted",
-    notes="Eq. (157) is garbled (its ln of 'ln λ/|λ̄₂|' is of a negative number); reading A is "
-    "the library's T_P. Margin: −max_j max_{t ≥ T_P} ln(C(t, j)|μ|^{t−j}/λᵗ), the max over t "
-    "at max(T_P, j, ⌊jλ/(λ − |μ|)⌋) (each entry is unimodal in t); −1 if the library's T_P "
-    "differs from the formula written out here. Known (paper_checks/lemma16_envelope.py): one "
-    "block of size 2 at 0.85 has T_P = 46 but the step fails at t = 46, 47. The falsifier "
-    "finds the same failure near λ̄₂ → 0 (where T_P → 0 but the entry C(j, j)|μ|⁰ = 1 > λʲ "
-    "at t = j) and for small blocks at moderate λ̄₂. Eq. 5 itself survives (cafed:lemma16-eq5).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma16-eq157-tp-a",
+        _src(
+            "App. B2 Lemma 16, eq. (157)", "T_P, reading A: ln(2nᵢ/r), r = ln(λ/λ̄₂)", (1060, 1062)
+        ),
+        _TP_STATEMENT + "; T_P read as ⌈2n(n−1)(ln(2n/r) − 1)/((n+1)r)⌉ (the library's T_P)",
+        _tp_space(),
+        lambda i: _tp_entrywise(i, False),
+        exact=lambda i: _tp_entrywise_exact(i, False),
+        tolerance=1e-9,
+        expected="refuted",
+        notes="Eq. (157) is garbled (its ln of 'ln λ/|λ̄₂|' is of a negative number); reading A is "
+        "the library's T_P. Margin: −max_j max_{t ≥ T_P} ln(C(t, j)|μ|^{t−j}/λᵗ), the max over t "
+        "at max(T_P, j, ⌊jλ/(λ − |μ|)⌋) (each entry is unimodal in t); −1 if the library's T_P "
+        "differs from the formula written out here. Known (paper_checks/lemma16_envelope.py): one "
+        "block of size 2 at 0.85 has T_P = 46 but the step fails at t = 46, 47. The falsifier "
+        "finds the same failure near λ̄₂ → 0 (where T_P → 0 but the entry C(j, j)|μ|⁰ = 1 > λʲ "
+        "at t = j) and for small blocks at moderate λ̄₂. Eq. 5 itself survives (cafed:lemma16-eq5).",
+    )
+)
 
-register(Claim(
-    "cafed:lemma16-eq157-tp-b",
-    _src("App. B2 Lemma 16, eq. (157)", "T_P, reading B: ln(2nᵢ/(r·λ̄₂))", (1060, 1062)),
-    _TP_STATEMENT + "; T_P read as ⌈2n(n−1)(ln(2n/(r·λ̄₂)) − 1)/((n+1)r)⌉ (the library's "
-    "T_P_safe; limit ⌈2n(n−1)/(n+1)⌉ at λ̄₂ = 0)",
-    _tp_space(),
-    lambda i: _tp_entrywise(i, True),
-    exact=lambda i: _tp_entrywise_exact(i, True),
-    tolerance=1e-9,
-    expected="holds",
-    notes="Reading B (the other bracketing of the garbled fraction; the library's T_P_safe). "
-    "Margin as for -a. Observed to cover the entrywise step everywhere searched (no proof).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma16-eq157-tp-b",
+        _src("App. B2 Lemma 16, eq. (157)", "T_P, reading B: ln(2nᵢ/(r·λ̄₂))", (1060, 1062)),
+        _TP_STATEMENT + "; T_P read as ⌈2n(n−1)(ln(2n/(r·λ̄₂)) − 1)/((n+1)r)⌉ (the library's "
+        "T_P_safe; limit ⌈2n(n−1)/(n+1)⌉ at λ̄₂ = 0)",
+        _tp_space(),
+        lambda i: _tp_entrywise(i, True),
+        exact=lambda i: _tp_entrywise_exact(i, True),
+        tolerance=1e-9,
+        expected="holds",
+        notes="Reading B (the other bracketing of the garbled fraction; the library's T_P_safe). "
+        "Margin as for -a. Observed to cover the entrywise step everywhere searched (no proof).",
+    )
+)
 
-register(Claim(
-    "cafed:lemma16-eq157-tp-a-frobenius",
-    _src("App. B2 Lemma 16, eq. (157)", "T_P (reading A) for the Frobenius step", (1060, 1062)),
-    "for t ≥ T_P (reading A), ‖J_n(μ)ᵗ‖_F ≤ n·λᵗ for a block with |μ| ≤ λ̄₂ — the weaker "
-    "consequence of the entrywise step that the proof of eq. (5) actually uses",
-    _tp_space(),
-    _tp_frobenius,
-    exact=_tp_frobenius_exact,
-    tolerance=1e-9,
-    budget=600,
-    expected="refuted",
-    notes="Margin: min over t ≥ T_P of ln(nλᵗ) − ln‖Jᵗ‖_F with ‖Jᵗ‖_F² = Σ_j (n − j)C(t, j)²|μ|^{2(t−j)}, "
-    "on t ∈ [T_P, T_P + 64], a geometric grid (ratio 1.02) and the entries' peaks. Fails too "
-    "(so reading A leaves a gap in the proof, not only in its bookkeeping): near λ̄₂ = 0 the "
-    "Frobenius norm of a nilpotent block of size n ≥ 3 at t = 1, 2, … exceeds nλᵗ = n2⁻ᵗ "
-    "while T_P = 0.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma16-eq157-tp-a-frobenius",
+        _src("App. B2 Lemma 16, eq. (157)", "T_P (reading A) for the Frobenius step", (1060, 1062)),
+        "for t ≥ T_P (reading A), ‖J_n(μ)ᵗ‖_F ≤ n·λᵗ for a block with |μ| ≤ λ̄₂ — the weaker "
+        "consequence of the entrywise step that the proof of eq. (5) actually uses",
+        _tp_space(),
+        _tp_frobenius,
+        exact=_tp_frobenius_exact,
+        tolerance=1e-9,
+        budget=600,
+        expected="refuted",
+        notes="Margin: min over t ≥ T_P of ln(nλᵗ) − ln‖Jᵗ‖_F with ‖Jᵗ‖_F² = Σ_j (n − j)C(t, "
+        "j)²|μ|^{2(t−j)}, "
+        "on t ∈ [T_P, T_P + 64], a geometric grid (ratio 1.02) and the entries' peaks. Fails too "
+        "(so reading A leaves a gap in the proof, not only in its bookkeeping): near λ̄₂ = 0 the "
+        "Frobenius norm of a nilpotent block of size n ≥ 3 at t = 1, 2, … exceeds nλᵗ = n2⁻ᵗ "
+        "while T_P = 0.",
+    )
+)
 
 
 # ================================================================== footnote 3: λ′ ∈ (λ̄₂, 1)
@@ -825,19 +897,8 @@ def _fn3_setup(inst: Instance, safe: bool) -> tuple[_Chain, float, Any, int, flo
         sizes = [1]
     else:
         sizes = [n for _, n in ch.code.lemma16().blocks[1:]] or [1]
-    T = max(_tp_formula_general(n, slem_q, lam_q, safe) for n in sizes)
+    T = max(_tp_formula(n, slem_q, lam_q, safe) for n in sizes)  # eq. 157 with λ′
     return ch, c.log_C_P, lam, T, float(slem)
-
-
-def _tp_formula_general(n: int, slem: Fraction, lam: Fraction, safe: bool) -> int:
-    """Eq. (157) with λ(P) replaced by λ′ (footnote 3): r = ln(λ′/λ̄₂)."""
-    if n == 1:
-        return 0
-    if slem == 0:
-        return math.ceil(Fraction(2 * n * (n - 1), n + 1)) if safe else 0
-    r = _flog(lam / slem)
-    log_arg = math.log(2 * n) - math.log(r) - (_flog(slem) if safe else 0.0)
-    return max(math.ceil(2 * n * (n - 1) * (log_arg - 1) / ((n + 1) * r)), 0)
 
 
 def _fn3(inst: Instance, safe: bool) -> float:
@@ -859,40 +920,50 @@ _FN3_STATEMENT = (
     "from eq. (157) with λ′ (C_P of eq. 156 does not involve λ)"
 )
 
-register(Claim(
-    "cafed:footnote3-lambda-choice-a",
-    _src("§III-A footnote 3", "(5) holds for any λ(P) ∈ (λ̄₂, 1); T_P of eq. 157, reading A",
-         (118, 118)),
-    _FN3_STATEMENT + "; reading A of eq. 157 (→ 0 as λ̄₂ → 0)",
-    _fn3_space(),
-    lambda i: _fn3(i, False),
-    simplify=_simplifier(FN3_FAMILIES),
-    exact=lambda i: _fn3_exact(i, False),
-    tolerance=1e-9,
-    budget=150,
-    expected="refuted",
-    notes="λ′ = λ̄₂ + 10^(−lf)(1 − λ̄₂), lf ∈ (0, 12] (λ′ from near 1 down to 1e-12 above "
-    "λ̄₂), λ̄₂ exact; margin as cafed:lemma16-eq5 with λ′. "
-    "The footnote also says C_P changes with λ′; eq. 156 as printed does not depend on λ, so "
-    "the library's C_P is kept. Refuted where λ̄₂ = 0 but P is not 1ρᵀ (a nilpotent Jordan "
-    "part, e.g. the de Bruijn chains): reading A gives T_P(λ′) = 0 for every λ′, and "
-    "E(1) ≤ C_P·λ′ fails once λ′ < E(1)/C_P. Budget 150 (exact path).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:footnote3-lambda-choice-a",
+        _src(
+            "§III-A footnote 3",
+            "(5) holds for any λ(P) ∈ (λ̄₂, 1); T_P of eq. 157, reading A",
+            (118, 118),
+        ),
+        _FN3_STATEMENT + "; reading A of eq. 157 (→ 0 as λ̄₂ → 0)",
+        _fn3_space(),
+        lambda i: _fn3(i, False),
+        simplify=_simplifier(FN3_FAMILIES),
+        exact=lambda i: _fn3_exact(i, False),
+        tolerance=1e-9,
+        budget=150,
+        expected="refuted",
+        notes="λ′ = λ̄₂ + 10^(−lf)(1 − λ̄₂), lf ∈ (0, 12] (λ′ from near 1 down to 1e-12 above "
+        "λ̄₂), λ̄₂ exact; margin as cafed:lemma16-eq5 with λ′. "
+        "The footnote also says C_P changes with λ′; eq. 156 as printed does not depend on λ, so "
+        "the library's C_P is kept. Refuted where λ̄₂ = 0 but P is not 1ρᵀ (a nilpotent Jordan "
+        "part, e.g. the de Bruijn chains): reading A gives T_P(λ′) = 0 for every λ′, and "
+        "E(1) ≤ C_P·λ′ fails once λ′ < E(1)/C_P. Budget 150 (exact path).",
+    )
+)
 
-register(Claim(
-    "cafed:footnote3-lambda-choice-b",
-    _src("§III-A footnote 3", "(5) holds for any λ(P) ∈ (λ̄₂, 1); T_P of eq. 157, reading B",
-         (118, 118)),
-    _FN3_STATEMENT + "; reading B of eq. 157 (limit ⌈2n(n−1)/(n+1)⌉ at λ̄₂ = 0)",
-    _fn3_space(),
-    lambda i: _fn3(i, True),
-    simplify=_simplifier(FN3_FAMILIES),
-    exact=lambda i: _fn3_exact(i, True),
-    tolerance=1e-9,
-    budget=150,
-    expected="holds",
-    notes="As -a with reading B of eq. 157. Budget 150 (exact path).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:footnote3-lambda-choice-b",
+        _src(
+            "§III-A footnote 3",
+            "(5) holds for any λ(P) ∈ (λ̄₂, 1); T_P of eq. 157, reading B",
+            (118, 118),
+        ),
+        _FN3_STATEMENT + "; reading B of eq. 157 (limit ⌈2n(n−1)/(n+1)⌉ at λ̄₂ = 0)",
+        _fn3_space(),
+        lambda i: _fn3(i, True),
+        simplify=_simplifier(FN3_FAMILIES),
+        exact=lambda i: _fn3_exact(i, True),
+        tolerance=1e-9,
+        budget=150,
+        expected="holds",
+        notes="As -a with reading B of eq. 157. Budget 150 (exact path).",
+    )
+)
 
 
 # ================================================================== App. F1: mixing times
@@ -920,7 +991,9 @@ def _tv_distance_mp(ch: _Chain, t: int, dps: int = 80) -> Any:
     with mpmath.workdps(dps):
         M = ch.M
         if t <= 0:
-            return max(sum(abs(int(a == j) - _mp(ch.rho[j])) for j in range(M)) for a in range(M)) / 2
+            return (
+                max(sum(abs(int(a == j) - _mp(ch.rho[j])) for j in range(M)) for a in range(M)) / 2
+            )
         B = mpmath.matrix(M, M)
         for i in range(M):
             for j in range(M):
@@ -1004,61 +1077,72 @@ def _mix_upper_exact(inst: Instance, families: tuple[str, ...]) -> ExactMargin:
         )
 
 
-register(Claim(
-    "cafed:appf1-mixing-lower",
-    _src("App. F1", "(t_rel − 1) ln(1/(2ε)) ≤ t_mix(ε)", (1486, 1486)),
-    "(t_rel − 1)·ln(1/(2ε)) ≤ t_mix(ε) for every Assumption-1 chain and ε ∈ (0, ½), "
-    "t_rel = 1/(1 − λ̄₂), t_mix(ε) = min{t : d(t) ≤ ε}",
-    _mix_space(MIX_LOWER_FAMILIES),
-    _mix_lower,
-    simplify=_simplifier(MIX_LOWER_FAMILIES),
-    exact=_mix_lower_exact,
-    tolerance=1e-6,
-    budget=300,
-    expected="holds",
-    notes="Code path: chain.mixing_time_bounds(ε).lower. Margin (t_mix − L)/max(t_mix, 1), "
-    "t_mix found by doubling and bisection on d(t), computed here from Pᵗ − 1ρᵀ (exact ρ); "
-    "tolerance 1e-6 (relative): near-periodic products (λ₂ → −1) make the bound tight while "
-    "t_mix ~ 1e10 carries float error. "
-    "Levin–Peres Thm 12.5 needs no reversibility.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:appf1-mixing-lower",
+        _src("App. F1", "(t_rel − 1) ln(1/(2ε)) ≤ t_mix(ε)", (1486, 1486)),
+        "(t_rel − 1)·ln(1/(2ε)) ≤ t_mix(ε) for every Assumption-1 chain and ε ∈ (0, ½), "
+        "t_rel = 1/(1 − λ̄₂), t_mix(ε) = min{t : d(t) ≤ ε}",
+        _mix_space(MIX_LOWER_FAMILIES),
+        _mix_lower,
+        simplify=_simplifier(MIX_LOWER_FAMILIES),
+        exact=_mix_lower_exact,
+        tolerance=1e-6,
+        budget=300,
+        expected="holds",
+        notes="Code path: chain.mixing_time_bounds(ε).lower. Margin (t_mix − L)/max(t_mix, 1), "
+        "t_mix found by doubling and bisection on d(t), computed here from Pᵗ − 1ρᵀ (exact ρ); "
+        "tolerance 1e-6 (relative): near-periodic products (λ₂ → −1) make the bound tight while "
+        "t_mix ~ 1e10 carries float error. "
+        "Levin–Peres Thm 12.5 needs no reversibility.",
+    )
+)
 
-register(Claim(
-    "cafed:appf1-mixing-upper-reversible",
-    _src("App. F1", "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel, reversible chains", (1486, 1486)),
-    "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel for reversible chains (Levin–Peres Thm 12.4)",
-    _mix_space(MIX_REVERSIBLE_FAMILIES),
-    lambda i: _mix_upper(i, MIX_REVERSIBLE_FAMILIES),
-    simplify=_simplifier(MIX_REVERSIBLE_FAMILIES),
-    exact=lambda i: _mix_upper_exact(i, MIX_REVERSIBLE_FAMILIES),
-    tolerance=1e-9,
-    budget=600,
-    expected="holds",
-    notes="Reversible chains: P = lazy·I + (1 − lazy)·D⁻¹(R + Rᵀ) (rational) and products of "
-    "two-state clients. Margin (U − t_mix)/max(U, 1), U the library's upper bound.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:appf1-mixing-upper-reversible",
+        _src("App. F1", "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel, reversible chains", (1486, 1486)),
+        "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel for reversible chains (Levin–Peres Thm 12.4)",
+        _mix_space(MIX_REVERSIBLE_FAMILIES),
+        lambda i: _mix_upper(i, MIX_REVERSIBLE_FAMILIES),
+        simplify=_simplifier(MIX_REVERSIBLE_FAMILIES),
+        exact=lambda i: _mix_upper_exact(i, MIX_REVERSIBLE_FAMILIES),
+        tolerance=1e-9,
+        budget=600,
+        expected="holds",
+        notes="Reversible chains: P = lazy·I + (1 − lazy)·D⁻¹(R + Rᵀ) (rational) and products of "
+        "two-state clients. Margin (U − t_mix)/max(U, 1), U the library's upper bound.",
+    )
+)
 
-register(Claim(
-    "cafed:appf1-mixing-upper-general",
-    _src("App. F1", "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel, as applied to any Assumption-1 chain",
-         (1486, 1486)),
-    "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel for every irreducible aperiodic chain (the appendix "
-    "states the bounds for the chain of Assumption 1, reversible or not)",
-    _mix_space(MIX_GENERAL_FAMILIES),
-    lambda i: _mix_upper(i, MIX_GENERAL_FAMILIES),
-    simplify=_simplifier(MIX_GENERAL_FAMILIES),
-    exact=lambda i: _mix_upper_exact(i, MIX_GENERAL_FAMILIES),
-    tolerance=1e-9,
-    budget=300,
-    expected="refuted",
-    notes="Levin–Peres Thm 12.4 assumes reversibility; the library flags non-reversible chains "
-    "(MixingTimeBounds.reversible = False). Counterexamples: (1) the de Bruijn chain of the "
-    "last 3 fair coin flips (8 states, entries ½ and 0, Pᵗ = 1ρᵀ for t ≥ 3): λ̄₂ = 0, t_rel = 1, "
-    "ρ_min = 1/8, so the bound is ln(8/ε); d(2) = ½ > ε, hence t_mix(ε) = 3 > ln(8/ε) for "
-    "ε ∈ (8/e³ ≈ 0.398, ½) — exact rationals; (2) the inventory's 7-state chain "
-    "(weights [[8,816,44,0,3,103,25],…]) has t_mix(¼) = 6 > 5.749: d(5) = 0.254680 > ¼ in exact "
-    "rationals (tested).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:appf1-mixing-upper-general",
+        _src(
+            "App. F1",
+            "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel, as applied to any Assumption-1 chain",
+            (1486, 1486),
+        ),
+        "t_mix(ε) ≤ ln(1/(ε ρ_min))·t_rel for every irreducible aperiodic chain (the appendix "
+        "states the bounds for the chain of Assumption 1, reversible or not)",
+        _mix_space(MIX_GENERAL_FAMILIES),
+        lambda i: _mix_upper(i, MIX_GENERAL_FAMILIES),
+        simplify=_simplifier(MIX_GENERAL_FAMILIES),
+        exact=lambda i: _mix_upper_exact(i, MIX_GENERAL_FAMILIES),
+        tolerance=1e-9,
+        budget=300,
+        expected="refuted",
+        notes="Levin–Peres Thm 12.4 assumes reversibility; the library flags non-reversible chains "
+        "(MixingTimeBounds.reversible = False). Counterexamples: (1) the de Bruijn chain of the "
+        "last 3 fair coin flips (8 states, entries ½ and 0, Pᵗ = 1ρᵀ for t ≥ 3): λ̄₂ = 0, t_rel = "
+        "1, "
+        "ρ_min = 1/8, so the bound is ln(8/ε); d(2) = ½ > ε, hence t_mix(ε) = 3 > ln(8/ε) for "
+        "ε ∈ (8/e³ ≈ 0.398, ½) — exact rationals; (2) the inventory's 7-state chain "
+        "(weights [[8,816,44,0,3,103,25],…]) has t_mix(¼) = 6 > 5.749: d(5) = 0.254680 > ¼ in "
+        "exact "
+        "rationals (tested).",
+    )
+)
 
 
 # ================================================================== Definition 1, eq. (132): J_t
@@ -1103,45 +1187,52 @@ def _jt_margin_exact(inst: Instance, shifted: bool) -> ExactMargin:
 
 
 def _jt_space(shifted: bool) -> Space:
-    return Space([
-        Integer("T_P", 0, 500),
-        Integer("s", 0, 10**6) if shifted else Integer("t", 1, 10**6),
-        Real("logK", -30.0, 30.0, closed=(True, True), special=(0.0,)),
-        Real("lam", 0.5, 1.0, closed=(True, False), special=(0.5,)),
-    ])  # fmt: skip
+    return Space(
+        [
+            Integer("T_P", 0, 500),
+            Integer("s", 0, 10**6) if shifted else Integer("t", 1, 10**6),
+            Real("logK", -30.0, 30.0, closed=(True, True), special=(0.0,)),
+            Real("lam", 0.5, 1.0, closed=(True, False), special=(0.5,)),
+        ]
+    )
 
 
-register(Claim(
-    "cafed:eq132-jt-printed",
-    _src("App. B2 Definition 1, eq. (132)", "'by definition: T_P ≤ J_t ≤ t'", (963, 968)),
-    "J_t = min{max{⌈ln(2C_P H t)/ln(1/λ(P))⌉, T_P}, t} satisfies T_P ≤ J_t ≤ t for every "
-    "round t ≥ 1",
-    _jt_space(False),
-    lambda i: _jt_margin(i, False),
-    exact=lambda i: _jt_margin_exact(i, False),
-    tolerance=0.0,
-    budget=600,
-    expected="refuted",
-    notes="Code path: fltheory.bounds.series.delays; oracle: the ceiling at 50 digits. Margin "
-    "min(J_t − T_P, t − J_t) (integers; −0.5 if the library's J_t differs from the oracle). "
-    "False for every t < T_P, where the cap gives J_t = t < T_P (e.g. T_P = 2, t = 1: J_1 = 1). "
-    "Harmless in the proof: Lemma 17 handles t < T_P separately. Inputs: ln(2C_P H) ∈ "
-    "[−30, 30] (negative when 2C_P H < 1: then the ceiling is ≤ 0 and J_t = min(T_P, t)), "
-    "λ ∈ [½, 1).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq132-jt-printed",
+        _src("App. B2 Definition 1, eq. (132)", "'by definition: T_P ≤ J_t ≤ t'", (963, 968)),
+        "J_t = min{max{⌈ln(2C_P H t)/ln(1/λ(P))⌉, T_P}, t} satisfies T_P ≤ J_t ≤ t for every "
+        "round t ≥ 1",
+        _jt_space(False),
+        lambda i: _jt_margin(i, False),
+        exact=lambda i: _jt_margin_exact(i, False),
+        tolerance=0.0,
+        budget=600,
+        expected="refuted",
+        notes="Code path: fltheory.bounds.series.delays; oracle: the ceiling at 50 digits. Margin "
+        "min(J_t − T_P, t − J_t) (integers; −0.5 if the library's J_t differs from the oracle). "
+        "False for every t < T_P, where the cap gives J_t = t < T_P (e.g. T_P = 2, t = 1: J_1 = "
+        "1). "
+        "Harmless in the proof: Lemma 17 handles t < T_P separately. Inputs: ln(2C_P H) ∈ "
+        "[−30, 30] (negative when 2C_P H < 1: then the ceiling is ≤ 0 and J_t = min(T_P, t)), "
+        "λ ∈ [½, 1).",
+    )
+)
 
-register(Claim(
-    "cafed:eq132-jt",
-    _src("App. B2 Definition 1, eq. (132)", "T_P ≤ J_t ≤ t for t ≥ T_P", (963, 968)),
-    "for every round t ≥ T_P (the range where Lemmas 14–18 use it), T_P ≤ J_t ≤ t",
-    _jt_space(True),
-    lambda i: _jt_margin(i, True),
-    exact=lambda i: _jt_margin_exact(i, True),
-    tolerance=0.0,
-    budget=600,
-    expected="holds",
-    notes="t = T_P + s, s ≥ 0; margin and oracle as cafed:eq132-jt-printed.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq132-jt",
+        _src("App. B2 Definition 1, eq. (132)", "T_P ≤ J_t ≤ t for t ≥ T_P", (963, 968)),
+        "for every round t ≥ T_P (the range where Lemmas 14–18 use it), T_P ≤ J_t ≤ t",
+        _jt_space(True),
+        lambda i: _jt_margin(i, True),
+        exact=lambda i: _jt_margin_exact(i, True),
+        tolerance=0.0,
+        budget=600,
+        expected="holds",
+        notes="t = T_P + s, s ≥ 0; margin and oracle as cafed:eq132-jt-printed.",
+    )
+)
 
 
 # ================================================================== eq. (158)
@@ -1163,7 +1254,7 @@ def _eq158_setup(inst: Instance) -> tuple[_Chain, Any, int, int, float]:
     return ch, c, t, _jt_code(t, log_K, c.lam, c.T_P), H
 
 
-def _eq158_parts(inst: Instance, exact: bool) -> tuple[Any, Any, Any, Any, Any, bool]:
+def _eq158_parts(inst: Instance, exact: bool) -> tuple[Any, Any, Any, Any, bool]:
     """(ln E(J_t), ln C_Pλᵗ, ln C_Pλ^{J_t}, ln 1/(2Ht), J_t < t) — mpmath when ``exact``."""
     import mpmath
 
@@ -1174,12 +1265,22 @@ def _eq158_parts(inst: Instance, exact: bool) -> tuple[Any, Any, Any, Any, Any, 
             E = orc.envelope_mp(ch.P, ch.rho, [J], dps=60)[0]
             log_E = mpmath.log(E) if E > 0 else mpmath.mpf(-1e6)
             log_C = mpmath.mpf(c.log_C_P)
-            return (log_E, log_C + t * mpmath.log(lam), log_C + J * mpmath.log(lam),
-                    -mpmath.log(2 * mpmath.mpf(H) * t), J < t)  # fmt: skip
+            return (
+                log_E,
+                log_C + t * mpmath.log(lam),
+                log_C + J * mpmath.log(lam),
+                -mpmath.log(2 * mpmath.mpf(H) * t),
+                J < t,
+            )
     E = float(orc.envelope_float(ch.Pf, ch.rho_f, [J])[0])
     log_E = math.log(E) if E > 0 else -1e6
-    return (log_E, c.log_C_P + t * math.log(c.lam), c.log_C_P + J * math.log(c.lam),
-            -math.log(2.0 * H * t), J < t)  # fmt: skip
+    return (
+        log_E,
+        c.log_C_P + t * math.log(c.lam),
+        c.log_C_P + J * math.log(c.lam),
+        -math.log(2.0 * H * t),
+        J < t,
+    )
 
 
 def _eq158_printed(inst: Instance, exact: bool = False) -> Any:
@@ -1194,51 +1295,69 @@ def _eq158_corrected(inst: Instance, exact: bool = False) -> Any:
 
 
 def _eq158_space() -> Space:
-    return _chain_space(L158_FAMILIES, [
-        Real("lH", -3.0, 3.0, closed=(True, True), special=(0.0, 1.0)),
-        Integer("s", 0, 2000),
-    ])  # fmt: skip
+    return _chain_space(
+        L158_FAMILIES,
+        [
+            Real("lH", -3.0, 3.0, closed=(True, True), special=(0.0, 1.0)),
+            Integer("s", 0, 2000),
+        ],
+    )
 
 
-register(Claim(
-    "cafed:lemma16-eq158-printed",
-    _src("App. B2 Lemma 16, eq. (158)", "|[P^{J_t}]_ij − ρ_j| ≤ C_Pλᵗ ≤ C_Pλ^{J_t} = 1/(2Ht)",
-         (1066, 1071)),
-    "for every t ≥ T_P: max_ij |[P^{J_t}]_ij − ρ_j| ≤ C_Pλ(P)ᵗ ≤ C_Pλ(P)^{J_t} ≤ 1/(2Ht) "
-    "(the printed '=' read as '≤', the direction step (168) uses)",
-    _eq158_space(),
-    lambda i: float(_eq158_printed(i)),
-    simplify=_simplifier(L158_FAMILIES),
-    exact=lambda i: (Fraction(float(_eq158_printed(i, True))),
-                     "E(J_t) at 60 digits (mpmath), exact λ(P)"),
-    tolerance=1e-9,
-    budget=200,
-    expected="refuted",
-    notes="t = T_P + s, H = 10^lH; C_P, T_P from the library, J_t from series.delays; margin "
-    "= min of the three log-gaps. Known counterexample (exact): the two-state chain π = ½, "
-    "λ₂ = 9/10, P = [[19/20, 1/20], [1/20, 19/20]], λ = 19/20, T_P = 0, C_P = 2, H = 10, t = 1: "
-    "J_1 = 1 and |P₀₀ − ½| = 9/20 > 1/(2Ht) = 1/20. Both the first and the last relation fail "
-    "whenever J_t is capped by t (J_t = t < ⌈ln(2C_P H t)/ln(1/λ)⌉), so Lemma 18's step (168) "
-    "is unproved for those rounds (cafed:lemma18-eq163-step171).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma16-eq158-printed",
+        _src(
+            "App. B2 Lemma 16, eq. (158)",
+            "|[P^{J_t}]_ij − ρ_j| ≤ C_Pλᵗ ≤ C_Pλ^{J_t} = 1/(2Ht)",
+            (1066, 1071),
+        ),
+        "for every t ≥ T_P: max_ij |[P^{J_t}]_ij − ρ_j| ≤ C_Pλ(P)ᵗ ≤ C_Pλ(P)^{J_t} ≤ 1/(2Ht) "
+        "(the printed '=' read as '≤', the direction step (168) uses)",
+        _eq158_space(),
+        lambda i: float(_eq158_printed(i)),
+        simplify=_simplifier(L158_FAMILIES),
+        exact=lambda i: (
+            Fraction(float(_eq158_printed(i, True))),
+            "E(J_t) at 60 digits (mpmath), exact λ(P)",
+        ),
+        tolerance=1e-9,
+        budget=200,
+        expected="refuted",
+        notes="t = T_P + s, H = 10^lH; C_P, T_P from the library, J_t from series.delays; margin "
+        "= min of the three log-gaps. Known counterexample (exact): the two-state chain π = ½, "
+        "λ₂ = 9/10, P = [[19/20, 1/20], [1/20, 19/20]], λ = 19/20, T_P = 0, C_P = 2, H = 10, t = "
+        "1: "
+        "J_1 = 1 and |P₀₀ − ½| = 9/20 > 1/(2Ht) = 1/20. Both the first and the last relation fail "
+        "whenever J_t is capped by t (J_t = t < ⌈ln(2C_P H t)/ln(1/λ)⌉), so Lemma 18's step (168) "
+        "is unproved for those rounds (cafed:lemma18-eq163-step171).",
+    )
+)
 
-register(Claim(
-    "cafed:lemma16-eq158-corrected",
-    _src("App. B2 Lemma 16, eq. (158)", "corrected: ≤ C_Pλ^{J_t}, and ≤ 1/(2Ht) if J_t < t",
-         (1066, 1071)),
-    "for every t ≥ T_P: max_ij |[P^{J_t}]_ij − ρ_j| ≤ C_Pλ(P)^{J_t} (eq. 5 at J_t ≥ T_P), and "
-    "C_Pλ(P)^{J_t} ≤ 1/(2Ht) whenever J_t < t (J_t not capped by t)",
-    _eq158_space(),
-    lambda i: float(_eq158_corrected(i)),
-    simplify=_simplifier(L158_FAMILIES),
-    exact=lambda i: (Fraction(float(_eq158_corrected(i, True))),
-                     "E(J_t) at 60 digits (mpmath), exact λ(P)"),
-    tolerance=1e-9,
-    budget=200,
-    expected="holds",
-    notes="As cafed:lemma16-eq158-printed, keeping only what eq. 5 and the ceiling in eq. 132 "
-    "give. Budget 200 (Jordan chains take the library's exact path).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma16-eq158-corrected",
+        _src(
+            "App. B2 Lemma 16, eq. (158)",
+            "corrected: ≤ C_Pλ^{J_t}, and ≤ 1/(2Ht) if J_t < t",
+            (1066, 1071),
+        ),
+        "for every t ≥ T_P: max_ij |[P^{J_t}]_ij − ρ_j| ≤ C_Pλ(P)^{J_t} (eq. 5 at J_t ≥ T_P), and "
+        "C_Pλ(P)^{J_t} ≤ 1/(2Ht) whenever J_t < t (J_t not capped by t)",
+        _eq158_space(),
+        lambda i: float(_eq158_corrected(i)),
+        simplify=_simplifier(L158_FAMILIES),
+        exact=lambda i: (
+            Fraction(float(_eq158_corrected(i, True))),
+            "E(J_t) at 60 digits (mpmath), exact λ(P)",
+        ),
+        tolerance=1e-9,
+        budget=200,
+        expected="holds",
+        notes="As cafed:lemma16-eq158-printed, keeping only what eq. 5 and the ceiling in eq. 132 "
+        "give. Budget 200 (Jordan chains take the library's exact path).",
+    )
+)
 
 
 # ================================================================== App. F3, eqs. (236)–(238)
@@ -1267,12 +1386,13 @@ def _eq236(inst: Instance, exact: bool = False) -> Any:
     X = _two_state_exact(piq, lamq)  # eq. 236 as printed
     p0, p1 = X[0][0], X[1][1]
     identities = (
-        all(0 <= v <= 1 for row in X for v in row) and all(sum(r) == 1 for r in X)
+        all(0 <= v <= 1 for row in X for v in row)
+        and all(sum(r) == 1 for r in X)
         and [(1 - p1) / (2 - p0 - p1), (1 - p0) / (2 - p0 - p1)] == [1 - piq, piq]  # (237)
         and all((1 - piq) * X[0][j] + piq * X[1][j] == [1 - piq, piq][j] for j in (0, 1))
         and p0 + p1 - 1 == lamq  # (238)
         and (p0 - lamq) * (p1 - lamq) - X[0][1] * X[1][0] == 0  # λ₂ is an eigenvalue
-    )  # fmt: skip
+    )
     if not identities:
         return -1
     # the library's float matrix and round trip, within a few ulps
@@ -1283,27 +1403,36 @@ def _eq236(inst: Instance, exact: bool = False) -> Any:
     return 1 - worst if exact else float(1 - worst)
 
 
-register(Claim(
-    "cafed:eq236-238",
-    _src("App. F3 eqs. (236)–(238)", "two-state client chain", (1544, 1549)),
-    "for π ∈ (0, 1) and λ₂ ∈ [1 − 1/max(π, 1 − π), 1): eq. 236 is a stochastic matrix, "
-    "eq. 237 gives [1 − π, π] and it is stationary, eq. 238 gives back λ₂, an eigenvalue; the "
-    "library's two_state_matrix / two_state_params reproduce them to a few ulps",
-    Space([
-        Real("pi", 0.0, 1.0, special=(0.5, 0.1, 0.9)),
-        Real("lam2", lambda i: 1.0 - 1.0 / max(i["pi"], 1.0 - i["pi"]), 1.0,
-             closed=(True, False), special=(0.0, 0.9, -0.5)),
-    ]),  # fmt: skip
-    _eq236,
-    exact=lambda i: (Fraction(_eq236(i, True)), "exact rationals (Fractions of the inputs)"),
-    tolerance=0.0,
-    budget=1500,
-    expected="holds",
-    notes="Identities checked exactly in Fractions (−1 if any fails); the library's floats "
-    "within 2ε (matrix entries, absolute), 8ε (π round trip, relative), 4ε (λ₂, absolute): "
-    "margin 1 − the worst error in those units. Boundary: λ₂ at the lower end (a zero entry), "
-    "π → 0, 1, λ₂ → 1.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq236-238",
+        _src("App. F3 eqs. (236)–(238)", "two-state client chain", (1544, 1549)),
+        "for π ∈ (0, 1) and λ₂ ∈ [1 − 1/max(π, 1 − π), 1): eq. 236 is a stochastic matrix, "
+        "eq. 237 gives [1 − π, π] and it is stationary, eq. 238 gives back λ₂, an eigenvalue; the "
+        "library's two_state_matrix / two_state_params reproduce them to a few ulps",
+        Space(
+            [
+                Real("pi", 0.0, 1.0, special=(0.5, 0.1, 0.9)),
+                Real(
+                    "lam2",
+                    lambda i: 1.0 - 1.0 / max(i["pi"], 1.0 - i["pi"]),
+                    1.0,
+                    closed=(True, False),
+                    special=(0.0, 0.9, -0.5),
+                ),
+            ]
+        ),
+        _eq236,
+        exact=lambda i: (Fraction(_eq236(i, True)), "exact rationals (Fractions of the inputs)"),
+        tolerance=0.0,
+        budget=1500,
+        expected="holds",
+        notes="Identities checked exactly in Fractions (−1 if any fails); the library's floats "
+        "within 2ε (matrix entries, absolute), 8ε (π round trip, relative), 4ε (λ₂, absolute): "
+        "margin 1 − the worst error in those units. Boundary: λ₂ at the lower end (a zero entry), "
+        "π → 0, 1, λ₂ → 1.",
+    )
+)
 
 
 # ================================================================== §V-A(a): the population
@@ -1314,8 +1443,9 @@ def _population_margin(inst: Instance, paper: bool, exact: bool = False) -> Any:
     from fltheory.rng import generator
 
     n, seed = int(inst["n"]), int(inst["seed"])
-    g, nu, eps = (0.4, 0.9, 1e-2) if paper else (float(inst["g"]), float(inst["nu"]),
-                                                 float(inst["eps"]))  # fmt: skip
+    g, nu, eps = (
+        (0.4, 0.9, 1e-2) if paper else (float(inst["g"]), float(inst["nu"]), float(inst["eps"]))
+    )
     if not (0.0 < g < 0.5 and eps > 0.0):
         raise InputError("g ∈ (0, ½) and ε > 0")
     # the construction, redone: group sizes, π = ½ ± g, λ₂ = ν or N(0, ε²) draws in index order
@@ -1339,45 +1469,58 @@ def _population_margin(inst: Instance, paper: bool, exact: bool = False) -> Any:
     return float(np.min(lam - low) / eps)
 
 
-register(Claim(
-    "cafed:sec5a-population",
-    _src("§V-A(a)", "population with g = 0.4, ν = 0.9, ε = 10⁻²", (305, 305)),
-    "the population of §V-A(a) (classes π = ½ ± g, halves with λ₂ = ν and λ₂ ~ N(0, ε²)) with "
-    "the paper's g = 0.4, ν = 0.9, ε = 10⁻² consists of admissible two-state chains "
-    "(λ₂ ≥ 1 − 1/max(π, 1 − π)), for any population size and seed",
-    Space([Integer("n", 4, 2000), Integer("seed", 0, 10**6)]),
-    lambda i: float(_population_margin(i, True)),
-    exact=lambda i: (Fraction(_population_margin(i, True, True)), "exact lower ends (Fractions)"),
-    tolerance=0.0,
-    budget=600,
-    expected="holds",
-    notes="Margin min_k(λ₂,k − lower(π_k))/ε over the clients, the construction redone here "
-    "(same seeded stream as the library's ca_fed_population, compared entry by entry: −1 if "
-    "they differ). At g = 0.4 the lower end is −1/9 = −11.1ε, so a draw fails with probability "
-    "~1e-28 per client.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:sec5a-population",
+        _src("§V-A(a)", "population with g = 0.4, ν = 0.9, ε = 10⁻²", (305, 305)),
+        "the population of §V-A(a) (classes π = ½ ± g, halves with λ₂ = ν and λ₂ ~ N(0, ε²)) with "
+        "the paper's g = 0.4, ν = 0.9, ε = 10⁻² consists of admissible two-state chains "
+        "(λ₂ ≥ 1 − 1/max(π, 1 − π)), for any population size and seed",
+        Space([Integer("n", 4, 2000), Integer("seed", 0, 10**6)]),
+        lambda i: float(_population_margin(i, True)),
+        exact=lambda i: (
+            Fraction(_population_margin(i, True, True)),
+            "exact lower ends (Fractions)",
+        ),
+        tolerance=0.0,
+        budget=600,
+        expected="holds",
+        notes="Margin min_k(λ₂,k − lower(π_k))/ε over the clients, the construction redone here "
+        "(same seeded stream as the library's ca_fed_population, compared entry by entry: −1 if "
+        "they differ). At g = 0.4 the lower end is −1/9 = −11.1ε, so a draw fails with probability "
+        "~1e-28 per client.",
+    )
+)
 
-register(Claim(
-    "cafed:sec5a-population-general",
-    _src("§V-A(a)", "g ∈ (0, ½), ν close to 1, ε close to 0", (305, 305)),
-    "for every g ∈ (0, ½) (the range the paper states), ν ∈ [½, 1) and ε ∈ (0, 0.1], the "
-    "construction of §V-A(a) gives admissible two-state chains",
-    Space([
-        Integer("n", 4, 400), Integer("seed", 0, 10**6),
-        Real("g", 0.0, 0.5, special=(0.4,)), Real("nu", 0.5, 1.0, special=(0.9,)),
-        Real("eps", 0.0, 0.1, closed=(False, True), special=(0.01,)),
-    ]),  # fmt: skip
-    lambda i: float(_population_margin(i, False)),
-    exact=lambda i: (Fraction(_population_margin(i, False, True)),
-                     "exact lower ends (Fractions)"),
-    tolerance=0.0,
-    budget=600,
-    expected="refuted",
-    notes="With π = ½ + g the lower end of λ₂ is 1 − 1/(½ + g) → 0⁻ as g → ½, so N(0, ε²) "
-    "draws fall below it with probability Φ(−(½ − g)/((½ + g)ε)) (about 16 % at g = 0.49, "
-    "ε = 0.01); the library then raises InputError rather than resampling. The paper gives "
-    "g ∈ (0, ½) without a restriction.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:sec5a-population-general",
+        _src("§V-A(a)", "g ∈ (0, ½), ν close to 1, ε close to 0", (305, 305)),
+        "for every g ∈ (0, ½) (the range the paper states), ν ∈ [½, 1) and ε ∈ (0, 0.1], the "
+        "construction of §V-A(a) gives admissible two-state chains",
+        Space(
+            [
+                Integer("n", 4, 400),
+                Integer("seed", 0, 10**6),
+                Real("g", 0.0, 0.5, special=(0.4,)),
+                Real("nu", 0.5, 1.0, special=(0.9,)),
+                Real("eps", 0.0, 0.1, closed=(False, True), special=(0.01,)),
+            ]
+        ),
+        lambda i: float(_population_margin(i, False)),
+        exact=lambda i: (
+            Fraction(_population_margin(i, False, True)),
+            "exact lower ends (Fractions)",
+        ),
+        tolerance=0.0,
+        budget=600,
+        expected="refuted",
+        notes="With π = ½ + g the lower end of λ₂ is 1 − 1/(½ + g) → 0⁻ as g → ½, so N(0, ε²) "
+        "draws fall below it with probability Φ(−(½ − g)/((½ + g)ε)) (about 16 % at g = 0.49, "
+        "ε = 0.01); the library then raises InputError rather than resampling. The paper gives "
+        "g ∈ (0, ½) without a restriction.",
+    )
+)
 
 
 # ================================================================== App. F2: Props. 3–6
@@ -1412,8 +1555,11 @@ def _build_product(inst: Instance) -> _Product:
     chain = ProductChain(pi, l2)
     G = g_chain = None
     if int(inst["G"]):
-        G, _ = orc.dense_chain([np.asarray(inst[f"g{i}"], dtype=float) for i in range(3)],
-                               orc.rat(inst["glazy"]), Fraction(0))  # fmt: skip
+        G, _ = orc.dense_chain(
+            [np.asarray(inst[f"g{i}"], dtype=float) for i in range(3)],
+            orc.rat(inst["glazy"]),
+            Fraction(0),
+        )
         g_chain = MarkovChain.from_rational(G)
     return _Product(pi, l2, G, chain, g_chain)
 
@@ -1422,18 +1568,21 @@ def _clients_params(max_clients: int) -> list[Parameter]:
     return [
         Integer("N", 1, max_clients),
         Real("pi", 0.0, 1.0, size="N", special=(0.5,)),
-        Real("l2", _lambda2_low, 1.0, size="N", closed=(True, False),
-             special=(0.0, 0.5, -0.5, 0.9)),
-    ]  # fmt: skip
+        Real(
+            "l2", _lambda2_low, 1.0, size="N", closed=(True, False), special=(0.0, 0.5, -0.5, 0.9)
+        ),
+    ]
 
 
 def _prop_space(max_clients: int = 4) -> Space:
-    return Space([
-        *_clients_params(max_clients),
-        Integer("G", 0, 1),
-        *(Simplex(f"g{i}", 3) for i in range(3)),
-        Real("glazy", 0.0, 1.0, closed=(True, False), special=(0.0,)),
-    ])  # fmt: skip
+    return Space(
+        [
+            *_clients_params(max_clients),
+            Integer("G", 0, 1),
+            *(Simplex(f"g{i}", 3) for i in range(3)),
+            Real("glazy", 0.0, 1.0, closed=(True, False), special=(0.0,)),
+        ]
+    )
 
 
 def _prop3(inst: Instance) -> float:
@@ -1468,11 +1617,11 @@ def _factor_eig(pc: _Product) -> list[tuple[list[complex], np.ndarray, np.ndarra
     out = []
     for x, y in zip(pc.pi, pc.l2, strict=True):
         U, V = two_state_eigenvectors(float(x))  # library: columns u, rows v (left)
-        out.append(([1.0, float(y)], U.astype(complex), V.astype(complex)))
+        out.append(([1.0 + 0j, complex(float(y))], U.astype(complex), V.astype(complex)))
     if pc.G is not None:
         Gf = orc.to_float(pc.G)
         w, U = np.linalg.eig(Gf)
-        out.append((list(w), U, np.linalg.inv(U)))
+        out.append(([complex(z) for z in w], U, np.linalg.inv(U)))
     return out
 
 
@@ -1490,7 +1639,7 @@ def _prop4(inst: Instance) -> float:
             v = np.kron(v, f[2][i, :])
         right = np.linalg.norm(P @ u - mu * u) / np.linalg.norm(u)
         left = np.linalg.norm(v @ P - mu * v) / np.linalg.norm(v)
-        worst = max(worst, right, left)
+        worst = max(worst, float(right), float(left))
     return 1e-9 - worst
 
 
@@ -1500,8 +1649,12 @@ def _prop5(inst: Instance) -> float:
     pc = _build_product(inst)
     eig = np.linalg.eigvals(pc.dense())
     factors = _factor_eig(pc)
-    products = np.array([np.prod([f[0][i] for f, i in zip(factors, combo, strict=True)])
-                         for combo in np.ndindex(*(len(f[0]) for f in factors))])  # fmt: skip
+    products = np.array(
+        [
+            np.prod([f[0][i] for f, i in zip(factors, combo, strict=True)])
+            for combo in np.ndindex(*(len(f[0]) for f in factors))
+        ]
+    )
     cost = np.abs(eig[:, None] - products[None, :])
     rows, cols = linear_sum_assignment(cost)
     return 1e-7 - float(cost[rows, cols].max())
@@ -1526,69 +1679,81 @@ _PROP_NOTES = (
     "ProductChain.dense_matrix() ⊗ G. "
 )
 
-register(Claim(
-    "cafed:prop3",
-    _src("App. F2 Prop. 3, eq. (231)", "stationary law of P₁ ⊗ P₂", (1496, 1500)),
-    "the stationary distribution of P₁ ⊗ P₂ is π₁ ⊗ π₂",
-    _prop_space(),
-    _prop3,
-    exact=_prop3_exact,
-    tolerance=0.0,
-    budget=800,
-    expected="holds",
-    notes=_PROP_NOTES + "Margin 1e-9 − max relative difference between ⊗ of the factors' "
-    "stationary laws (ProductChain.stationary, MarkovChain.stationary) and GTH on the dense "
-    "Kronecker matrix; exact: ρᵀP = ρᵀ in rationals.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:prop3",
+        _src("App. F2 Prop. 3, eq. (231)", "stationary law of P₁ ⊗ P₂", (1496, 1500)),
+        "the stationary distribution of P₁ ⊗ P₂ is π₁ ⊗ π₂",
+        _prop_space(),
+        _prop3,
+        exact=_prop3_exact,
+        tolerance=0.0,
+        budget=800,
+        expected="holds",
+        notes=_PROP_NOTES + "Margin 1e-9 − max relative difference between ⊗ of the factors' "
+        "stationary laws (ProductChain.stationary, MarkovChain.stationary) and GTH on the dense "
+        "Kronecker matrix; exact: ρᵀP = ρᵀ in rationals.",
+    )
+)
 
-register(Claim(
-    "cafed:prop4",
-    _src("App. F2 Prop. 4, eq. (232)", "u ⊗ v is an eigenvector with eigenvalue λμ",
-         (1502, 1508)),
-    "if u, v are eigenvectors of P₁, P₂ with eigenvalues λ, μ, then u ⊗ v is an eigenvector of "
-    "P₁ ⊗ P₂ with eigenvalue λμ (left and right eigenvectors alike)",
-    _prop_space(),
-    _prop4,
-    tolerance=0.0,
-    budget=800,
-    expected="holds",
-    notes=_PROP_NOTES + "Two-state eigenvectors from the library (two_state_eigenvectors), "
-    "the 3-state factor's from numpy; margin 1e-9 − the largest relative residual "
-    "‖Pw − λμw‖/‖w‖ over all Kronecker products w (left and right). No exact margin: the "
-    "3-state factor's eigenvectors are irrational (for two-state factors the identity is exact "
-    "by the mixed-product property).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:prop4",
+        _src(
+            "App. F2 Prop. 4, eq. (232)", "u ⊗ v is an eigenvector with eigenvalue λμ", (1502, 1508)
+        ),
+        "if u, v are eigenvectors of P₁, P₂ with eigenvalues λ, μ, then u ⊗ v is an eigenvector of "
+        "P₁ ⊗ P₂ with eigenvalue λμ (left and right eigenvectors alike)",
+        _prop_space(),
+        _prop4,
+        tolerance=0.0,
+        budget=800,
+        expected="holds",
+        notes=_PROP_NOTES + "Two-state eigenvectors from the library (two_state_eigenvectors), "
+        "the 3-state factor's from numpy; margin 1e-9 − the largest relative residual "
+        "‖Pw − λμw‖/‖w‖ over all Kronecker products w (left and right). No exact margin: the "
+        "3-state factor's eigenvectors are irrational (for two-state factors the identity is exact "
+        "by the mixed-product property).",
+    )
+)
 
-register(Claim(
-    "cafed:prop5",
-    _src("App. F2 Prop. 5, eq. (233)", "spectrum of the Kronecker product", (1510, 1516)),
-    "the eigenvalues of P₁ ⊗ P₂ are the products λᵢμⱼ (as a multiset)",
-    _prop_space(),
-    _prop5,
-    tolerance=0.0,
-    budget=800,
-    expected="holds",
-    notes=_PROP_NOTES + "Margin 1e-7 − the largest distance in an optimal matching "
-    "(linear_sum_assignment) between numpy's eigenvalues of the dense matrix and the products. "
-    "No exact margin (irrational spectra); the tolerance covers the eigenvalue conditioning of "
-    "tied products (semisimple, so errors stay near ε_mach·κ).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:prop5",
+        _src("App. F2 Prop. 5, eq. (233)", "spectrum of the Kronecker product", (1510, 1516)),
+        "the eigenvalues of P₁ ⊗ P₂ are the products λᵢμⱼ (as a multiset)",
+        _prop_space(),
+        _prop5,
+        tolerance=0.0,
+        budget=800,
+        expected="holds",
+        notes=_PROP_NOTES + "Margin 1e-7 − the largest distance in an optimal matching "
+        "(linear_sum_assignment) between numpy's eigenvalues of the dense matrix and the products. "
+        "No exact margin (irrational spectra); the tolerance covers the eigenvalue conditioning of "
+        "tied products (semisimple, so errors stay near ε_mach·κ).",
+    )
+)
 
-register(Claim(
-    "cafed:prop6",
-    _src("App. F2 Prop. 6, eq. (234)", "λ̄₂(⊗P_k) = max_k λ̄₂(P_k), λ(⊗P_k) = max_k λ(P_k)",
-         (1520, 1534)),
-    "for the product of irreducible aperiodic chains, λ̄₂(P) = max_k λ̄₂(P_k) and "
-    "λ(P) = max_k λ(P_k)",
-    _prop_space(),
-    _prop6,
-    tolerance=0.0,
-    budget=800,
-    expected="holds",
-    notes=_PROP_NOTES + "Structured side: ProductChain.slem/lam and the 3-state factor's "
-    "MarkovChain constants; dense side: numpy's eigenvalues of the Kronecker matrix, one copy "
-    "of 1 removed. Margin 1e-9 − the larger difference.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:prop6",
+        _src(
+            "App. F2 Prop. 6, eq. (234)",
+            "λ̄₂(⊗P_k) = max_k λ̄₂(P_k), λ(⊗P_k) = max_k λ(P_k)",
+            (1520, 1534),
+        ),
+        "for the product of irreducible aperiodic chains, λ̄₂(P) = max_k λ̄₂(P_k) and "
+        "λ(P) = max_k λ(P_k)",
+        _prop_space(),
+        _prop6,
+        tolerance=0.0,
+        budget=800,
+        expected="holds",
+        notes=_PROP_NOTES + "Structured side: ProductChain.slem/lam and the 3-state factor's "
+        "MarkovChain constants; dense side: numpy's eigenvalues of the Kronecker matrix, one copy "
+        "of 1 removed. Margin 1e-9 − the larger difference.",
+    )
+)
 
 
 # ================================================================== §V-B(d): hitting time
@@ -1614,47 +1779,55 @@ def _hitting(inst: Instance, exact: bool = False) -> Any:
     return Fraction(1, 10**12) - rel if exact else float(1e-12 - rel)
 
 
-register(Claim(
-    "cafed:hitting-time",
-    _src("§V-B(d)", "max_k 1/((1 − λ_k)π_k) is the expected hitting time of the slowest chain",
-         (349, 349)),
-    "for independent two-state clients, max_k 1/((1 − λ₂,k)π_k) is the largest expected time "
-    "an inactive client waits before its next active round (first-step analysis of eq. 236)",
-    Space(_clients_params(8)),
-    _hitting,
-    exact=lambda i: (Fraction(_hitting(i, True)), "first-step analysis in exact rationals"),
-    tolerance=0.0,
-    budget=800,
-    expected="holds",
-    notes="Code path ProductChain.hitting_time; oracle: E₀[τ_active] = 1/(1 − P₀₀) solved "
-    "exactly for each client's rational eq.-236 matrix; margin 1e-12 − relative difference. "
-    "'Hitting time' read as the wait from inactive to active (the expected return time to the "
-    "active state is 1/π, a different quantity). π → 0 makes it unbounded (1e12 at π = 1e-12).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:hitting-time",
+        _src(
+            "§V-B(d)",
+            "max_k 1/((1 − λ_k)π_k) is the expected hitting time of the slowest chain",
+            (349, 349),
+        ),
+        "for independent two-state clients, max_k 1/((1 − λ₂,k)π_k) is the largest expected time "
+        "an inactive client waits before its next active round (first-step analysis of eq. 236)",
+        Space(_clients_params(8)),
+        _hitting,
+        exact=lambda i: (Fraction(_hitting(i, True)), "first-step analysis in exact rationals"),
+        tolerance=0.0,
+        budget=800,
+        expected="holds",
+        notes="Code path ProductChain.hitting_time; oracle: E₀[τ_active] = 1/(1 − P₀₀) solved "
+        "exactly for each client's rational eq.-236 matrix; margin 1e-12 − relative difference. "
+        "'Hitting time' read as the wait from inactive to active (the expected return time to the "
+        "active state is 1/π, a different quantity). π → 0 makes it unbounded (1e12 at π = 1e-12).",
+    )
+)
 
 
 def _hitting_population(inst: Instance) -> float:
     from fltheory.markov.population import ca_fed_population
 
-    pop = ca_fed_population(n=int(inst["n"]), seed=int(inst["seed"]),
-                            split="random" if int(inst["split"]) else "blocks")  # fmt: skip
+    pop = ca_fed_population(
+        n=int(inst["n"]), seed=int(inst["seed"]), split="random" if int(inst["split"]) else "blocks"
+    )
     return 1e-12 - abs(pop.chain().hitting_time / 100.0 - 1.0)
 
 
-register(Claim(
-    "cafed:hitting-time-population",
-    _src("§V-B(d)", "max_k 1/((1 − λ_k)π_k) = 100 for the population", (349, 349)),
-    "for the population of §V-A(a) with g = 0.4, ν = 0.9, ε = 10⁻², "
-    "max_k 1/((1 − λ_k)π_k) = 100",
-    Space([Integer("n", 4, 2000), Integer("seed", 0, 10**6), Integer("split", 0, 1)]),
-    _hitting_population,
-    tolerance=0.0,
-    budget=300,
-    expected="holds",
-    notes="Attained by the less available, correlated clients: 1/((1 − 0.9)·0.1) = 100 "
-    "(1 + 3e-16 in floats); a weakly correlated client would need λ₂ ≥ 0.9 from N(0, 10⁻⁴). "
-    "Margin 1e-12 − relative difference. No exact margin needed (one float formula).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:hitting-time-population",
+        _src("§V-B(d)", "max_k 1/((1 − λ_k)π_k) = 100 for the population", (349, 349)),
+        "for the population of §V-A(a) with g = 0.4, ν = 0.9, ε = 10⁻², "
+        "max_k 1/((1 − λ_k)π_k) = 100",
+        Space([Integer("n", 4, 2000), Integer("seed", 0, 10**6), Integer("split", 0, 1)]),
+        _hitting_population,
+        tolerance=0.0,
+        budget=300,
+        expected="holds",
+        notes="Attained by the less available, correlated clients: 1/((1 − 0.9)·0.1) = 100 "
+        "(1 + 3e-16 in floats); a weakly correlated client would need λ₂ ≥ 0.9 from N(0, 10⁻⁴). "
+        "Margin 1e-12 − relative difference. No exact margin needed (one float formula).",
+    )
+)
 
 
 # ================================================================== §V-B(e): clusters
@@ -1669,7 +1842,9 @@ def _cluster_setup(inst: Instance) -> tuple[Any, np.ndarray, np.ndarray, np.ndar
     C = pi.size
     rest = np.asarray(inst["assign"], dtype=float)
     assignment = np.concatenate([np.arange(C), np.minimum((rest * C).astype(int), C - 1)])
-    excluded = np.concatenate([np.asarray(inst["ex_first"]) < 0.5, np.asarray(inst["ex_rest"]) < 0.5])
+    excluded = np.concatenate(
+        [np.asarray(inst["ex_first"]) < 0.5, np.asarray(inst["ex_rest"]) < 0.5]
+    )
     return ClusteredChain(pi, l2, assignment), pi, l2, assignment, excluded
 
 
@@ -1697,33 +1872,40 @@ def _sec5e(inst: Instance) -> float:
     return consistency
 
 
-register(Claim(
-    "cafed:sec5e-cluster",
-    _src("§V-B(e)", "λ(P) falls only if all clients of c̄ = argmax λ_c are excluded", (351, 353)),
-    "with clusters of clients sharing independent two-state chains, excluding clients lowers "
-    "λ(P) only if every client of every cluster attaining max_c |λ_c| is excluded; and λ(P′) "
-    "is the product chain's over the clusters that keep a client",
-    Space([
-        Integer("C", 1, 6),
-        Real("pi", 0.0, 1.0, size="C", special=(0.5, 0.1, 0.9)),
-        Real("l2", _lambda2_low, 1.0, size="C", closed=(True, False),
-             special=(0.0, 0.5, 0.9)),
-        Integer("N", 0, 12),
-        Real("assign", 0.0, 1.0, size="N", closed=(True, False)),
-        Real("ex_first", 0.0, 1.0, size="C", closed=(True, True)),
-        Real("ex_rest", 0.0, 1.0, size="N", closed=(True, True)),
-    ]),  # fmt: skip
-    _sec5e,
-    tolerance=0.0,
-    budget=800,
-    expected="holds",
-    notes="Clients 0..C−1 seed the C clusters, N more are assigned by 'assign'; a client is "
-    "excluded when its 'ex' entry is < ½. Code path ClusteredChain.exclude(...).lam; oracle: "
-    "numpy eigenvalues of the dense Kronecker matrix of the clusters that keep a client. "
-    "Margin 1e-9 − |Δλ| (library vs dense, before and after), and, when a client of an "
-    "argmax cluster is kept, 1e-9 − |λ(P) − λ(P′)|. No exact margin (floats compare the same "
-    "closed form); ties in |λ_c| (e.g. λ_c = ±½) are in the space.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:sec5e-cluster",
+        _src(
+            "§V-B(e)", "λ(P) falls only if all clients of c̄ = argmax λ_c are excluded", (351, 353)
+        ),
+        "with clusters of clients sharing independent two-state chains, excluding clients lowers "
+        "λ(P) only if every client of every cluster attaining max_c |λ_c| is excluded; and λ(P′) "
+        "is the product chain's over the clusters that keep a client",
+        Space(
+            [
+                Integer("C", 1, 6),
+                Real("pi", 0.0, 1.0, size="C", special=(0.5, 0.1, 0.9)),
+                Real(
+                    "l2", _lambda2_low, 1.0, size="C", closed=(True, False), special=(0.0, 0.5, 0.9)
+                ),
+                Integer("N", 0, 12),
+                Real("assign", 0.0, 1.0, size="N", closed=(True, False)),
+                Real("ex_first", 0.0, 1.0, size="C", closed=(True, True)),
+                Real("ex_rest", 0.0, 1.0, size="N", closed=(True, True)),
+            ]
+        ),
+        _sec5e,
+        tolerance=0.0,
+        budget=800,
+        expected="holds",
+        notes="Clients 0..C−1 seed the C clusters, N more are assigned by 'assign'; a client is "
+        "excluded when its 'ex' entry is < ½. Code path ClusteredChain.exclude(...).lam; oracle: "
+        "numpy eigenvalues of the dense Kronecker matrix of the clusters that keep a client. "
+        "Margin 1e-9 − |Δλ| (library vs dense, before and after), and, when a client of an "
+        "argmax cluster is kept, 1e-9 − |λ(P) − λ(P′)|. No exact margin (floats compare the same "
+        "closed form); ties in |λ_c| (e.g. λ_c = ±½) are in the space.",
+    )
+)
 
 
 # ================================================================== Guideline B (§III-D)
@@ -1748,20 +1930,22 @@ def _gb_lambda(inst: Instance) -> float:
     return m
 
 
-register(Claim(
-    "cafed:guideline-b-lambda",
-    _src("§III-D Guideline B; App. F2", "λ(P′) = max_{kept} λ(P_k)", (200, 206)),
-    "for independent clients, the chain P′ of the kept clients has λ(P′) = max_{kept} λ(P_k) "
-    "≤ λ(P), and it is smaller only when every client attaining max_k λ(P_k) is excluded",
-    Space([*_clients_params(6), Real("kp", 0.0, 1.0, size="N", closed=(True, True))]),
-    _gb_lambda,
-    tolerance=0.0,
-    budget=800,
-    expected="holds",
-    notes="Code path optimize.guidelines.reduced_chain_lambda (ProductChain.exclude); oracle: "
-    "numpy eigenvalues of the dense Kronecker matrix of the kept clients (N ≤ 6). A client "
-    "is kept when its 'kp' entry is ≥ ½. Negative λ₂ included (λ(P_k) uses |λ₂|).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:guideline-b-lambda",
+        _src("§III-D Guideline B; App. F2", "λ(P′) = max_{kept} λ(P_k)", (200, 206)),
+        "for independent clients, the chain P′ of the kept clients has λ(P′) = max_{kept} λ(P_k) "
+        "≤ λ(P), and it is smaller only when every client attaining max_k λ(P_k) is excluded",
+        Space([*_clients_params(6), Real("kp", 0.0, 1.0, size="N", closed=(True, True))]),
+        _gb_lambda,
+        tolerance=0.0,
+        budget=800,
+        expected="holds",
+        notes="Code path optimize.guidelines.reduced_chain_lambda (ProductChain.exclude); oracle: "
+        "numpy eigenvalues of the dense Kronecker matrix of the kept clients (N ≤ 6). A client "
+        "is kept when its 'kp' entry is ≥ ½. Negative λ₂ included (λ(P_k) uses |λ₂|).",
+    )
+)
 
 
 def _gb_bound(inst: Instance) -> float:
@@ -1786,58 +1970,83 @@ def _gb_bound(inst: Instance) -> float:
     L = float(inst["L"])
     E = int(inst["E"])
     consts = ProblemConstants(
-        L=L, mu=L / float(inst["kappa"]), Gamma=float(inst["Gamma"]), D=float(inst["D"]),
-        G=float(inst["Gd"]), H=float(inst["H"]), diameter=float(inst["diam"]),
-        sigma=np.full(n, float(inst["sigma"])), alpha=np.full(n, 1.0 / n), pi=pi,
-    )  # fmt: skip
+        L=L,
+        mu=L / float(inst["kappa"]),
+        Gamma=float(inst["Gamma"]),
+        D=float(inst["D"]),
+        G=float(inst["Gd"]),
+        H=float(inst["H"]),
+        diameter=float(inst["diam"]),
+        sigma=np.full(n, float(inst["sigma"])),
+        alpha=np.full(n, 1.0 / n),
+        pi=pi,
+    )
     eta1 = float(inst["eta_frac"]) / (2.0 * L * (1.0 + 2.0 * E * float(q.sum())))
     steps = StepSizes.power_law(eta1, float(inst["a"]))
     T = int(inst["T"])
-    full = optimization_error_bound(consts, ProductChain(pi, l2).constants(), q, E, steps, T,
-                                    n_partial=1 << 12)  # fmt: skip
-    reduced = optimization_error_bound(consts, ProductChain(pi[~out], l2[~out]).constants(),
-                                       q_new, E, steps, T, n_partial=1 << 12)  # fmt: skip
+    full = optimization_error_bound(
+        consts, ProductChain(pi, l2).constants(), q, E, steps, T, n_partial=1 << 12
+    )
+    reduced = optimization_error_bound(
+        consts, ProductChain(pi[~out], l2[~out]).constants(), q_new, E, steps, T, n_partial=1 << 12
+    )
     return float(np.clip(full.log_value - reduced.log_value, -50.0, 50.0))
 
 
-register(Claim(
-    "cafed:guideline-b-bound",
-    _src("§III-D Guideline B", "exclude clients with high λ(P_k) to accelerate convergence",
-         (200, 206)),
-    "excluding the most correlated clients (Guideline B: q_k ← 0 for the highest λ(P_k), the "
-    "chain reduced to the kept clients) does not increase the bound ε̄_opt of eq. 13",
-    Space([
-        *_clients_params(5),
-        Real("q", 0.0, 1.0, size="N", closed=(True, True), special=(0.0, 1.0)),
-        Integer("kx", 1, 4),
-        Real("L", 0.1, 10.0, special=(1.0,)), Real("kappa", 1.0, 1e4, special=(1.0,)),
-        Real("Gamma", 0.0, 10.0, closed=(True, True), special=(0.0,)),
-        Real("D", 0.01, 10.0), Real("Gd", 0.01, 10.0), Real("H", 0.001, 10.0),
-        Real("diam", 0.01, 10.0), Real("sigma", 0.0, 5.0, closed=(True, True)),
-        Integer("E", 1, 5), Real("eta_frac", 0.0, 1.0, closed=(False, True), special=(1.0,)),
-        Real("a", 0.5, 1.0, closed=(False, True), special=(1.0,)), Integer("T", 1, 10**4),
-    ]),  # fmt: skip
-    _gb_bound,
-    tolerance=1e-9,
-    budget=300,
-    expected="refuted",
-    notes="Formalisation of the guideline's justification: ε̄_opt (eq. 13, the library's "
-    "bounds.theorem2 with certified series, 4096 direct terms) with the full product chain "
-    "and q, against the chain of the kept clients and q with the excluded entries set to 0 "
-    "(Algorithm 1's get(): q⁺_k ← 0, no renormalisation); problem constants held fixed "
-    "(α uniform). Margin ln ε̄(P, q) − ln ε̄(P′, q′). Refuted: the guideline lowers λ(P) "
-    "only when all maximisers go, while excluding a client always removes its share of "
-    "πᵀq (the fraction (½qᵀΣq + v)/πᵀq grows) and halves M; e.g. a most-correlated client "
-    "carrying most of πᵀq. The paper's argument (λ(P′) ≤ λ(P) ⇒ faster) holds only for the "
-    "φ/ln(1/λ) term, and only when φ > 0 (2C_P H t > 1).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:guideline-b-bound",
+        _src(
+            "§III-D Guideline B",
+            "exclude clients with high λ(P_k) to accelerate convergence",
+            (200, 206),
+        ),
+        "excluding the most correlated clients (Guideline B: q_k ← 0 for the highest λ(P_k), the "
+        "chain reduced to the kept clients) does not increase the bound ε̄_opt of eq. 13",
+        Space(
+            [
+                *_clients_params(5),
+                Real("q", 0.0, 1.0, size="N", closed=(True, True), special=(0.0, 1.0)),
+                Integer("kx", 1, 4),
+                Real("L", 0.1, 10.0, special=(1.0,)),
+                Real("kappa", 1.0, 1e4, special=(1.0,)),
+                Real("Gamma", 0.0, 10.0, closed=(True, True), special=(0.0,)),
+                Real("D", 0.01, 10.0),
+                Real("Gd", 0.01, 10.0),
+                Real("H", 0.001, 10.0),
+                Real("diam", 0.01, 10.0),
+                Real("sigma", 0.0, 5.0, closed=(True, True)),
+                Integer("E", 1, 5),
+                Real("eta_frac", 0.0, 1.0, closed=(False, True), special=(1.0,)),
+                Real("a", 0.5, 1.0, closed=(False, True), special=(1.0,)),
+                Integer("T", 1, 10**4),
+            ]
+        ),
+        _gb_bound,
+        tolerance=1e-9,
+        budget=300,
+        expected="refuted",
+        notes="Formalisation of the guideline's justification: ε̄_opt (eq. 13, the library's "
+        "bounds.theorem2 with certified series, 4096 direct terms) with the full product chain "
+        "and q, against the chain of the kept clients and q with the excluded entries set to 0 "
+        "(Algorithm 1's get(): q⁺_k ← 0, no renormalisation); problem constants held fixed "
+        "(α uniform). Margin ln ε̄(P, q) − ln ε̄(P′, q′). Refuted: the guideline lowers λ(P) "
+        "only when all maximisers go, while excluding a client always removes its share of "
+        "πᵀq (the fraction (½qᵀΣq + v)/πᵀq grows) and halves M; e.g. a most-correlated client "
+        "carrying most of πᵀq. The paper's argument (λ(P′) ≤ λ(P) ⇒ faster) holds only for the "
+        "φ/ln(1/λ) term, and only when φ > 0 (2C_P H t > 1).",
+    )
+)
 
 
 # ================================================================== §IV-B: estimators, eqs. 16–20
 
 
-def _quad_inputs(inst: Instance) -> tuple[list[list[Fraction]], list[list[Fraction]],
-                                         list[Fraction], list[Fraction], list[Fraction]]:  # fmt: skip
+def _quad_inputs(
+    inst: Instance,
+) -> tuple[
+    list[list[Fraction]], list[list[Fraction]], list[Fraction], list[Fraction], list[Fraction]
+]:
     """(u (N×2), h (N×2), w (2), p (N), c (N)) as rationals; p = π ⊙̃ q (eq. 20)."""
     n = int(inst["N"])
     u = [[Fraction(float(inst[f"u{i}"][k])) for i in (1, 2)] for k in range(n)]
@@ -1857,16 +2066,23 @@ def _quad_inputs(inst: Instance) -> tuple[list[list[Fraction]], list[list[Fracti
 
 def _proxy_gap(inst: Instance) -> tuple[Fraction, Fraction]:
     """(⟨F(w) − F*, p⟩, F_B(w) − F_B*) exactly, for F_k(w) = ½Σᵢ h_ki(wᵢ − u_ki)² + c_k."""
-    u, h, w, p, c = _quad_inputs(inst)
-    proxy = sum((pk * sum(hk[i] * (w[i] - uk[i]) ** 2 for i in (0, 1)) / 2
-                 for pk, uk, hk in zip(p, u, h, strict=True)), Fraction(0))  # fmt: skip
+    u, h, w, p, _ = _quad_inputs(inst)
+    proxy = sum(
+        (
+            pk * sum(hk[i] * (w[i] - uk[i]) ** 2 for i in (0, 1)) / 2
+            for pk, uk, hk in zip(p, u, h, strict=True)
+        ),
+        Fraction(0),
+    )
     gap = Fraction(0)
     for i in (0, 1):
         mass = sum((pk * hk[i] for pk, hk in zip(p, h, strict=True)), Fraction(0))
         if mass == 0:
             continue
-        star = sum((pk * hk[i] * uk[i] for pk, uk, hk in zip(p, u, h, strict=True)),
-                   Fraction(0)) / mass  # fmt: skip
+        star = (
+            sum((pk * hk[i] * uk[i] for pk, uk, hk in zip(p, u, h, strict=True)), Fraction(0))
+            / mass
+        )
         gap += mass * (w[i] - star) ** 2 / 2
     return proxy, gap
 
@@ -1874,20 +2090,26 @@ def _proxy_gap(inst: Instance) -> tuple[Fraction, Fraction]:
 def _estimators_proxy(inst: Instance, exact: bool = False) -> Any:
     from fltheory.sim.algorithms.cafed import error_proxy
 
-    u, h, w, p, c = _quad_inputs(inst)
+    u, h, w, p, _ = _quad_inputs(inst)
     proxy, gap = _proxy_gap(inst)
     pi = np.asarray(inst["pi"], dtype=float)
     q = np.asarray(inst["q"], dtype=float)
     alpha = np.asarray(inst["alpha"], dtype=float)
     kappa2 = float(inst["kappa2"])
-    gaps = np.array([float(sum(hk[i] * (w[i] - uk[i]) ** 2 for i in (0, 1)) / 2)
-                     for uk, hk in zip(u, h, strict=True)])  # fmt: skip
+    gaps = np.array(
+        [
+            float(sum(hk[i] * (w[i] - uk[i]) ** 2 for i in (0, 1)) / 2)
+            for uk, hk in zip(u, h, strict=True)
+        ]
+    )
     gamma = float(gaps.max())
-    code = float(error_proxy(q[None, :], alpha[None, :], gaps[None, :], np.array([gamma]), pi,
-                             kappa2)[0])  # fmt: skip
+    code = float(
+        error_proxy(q[None, :], alpha[None, :], gaps[None, :], np.array([gamma]), pi, kappa2)[0]
+    )
     # eq. 20 written out: ⟨F̂ − F̂*, π ⊙̃ q⟩ + 4κ̄²·d_TV(α, π ⊙̃ q)²·Γ̂′
-    tv = sum((abs(Fraction(float(a)) - pk) for a, pk in zip(alpha, p, strict=True)),
-             Fraction(0)) / 2  # fmt: skip
+    tv = (
+        sum((abs(Fraction(float(a)) - pk) for a, pk in zip(alpha, p, strict=True)), Fraction(0)) / 2
+    )
     eq20 = proxy + 4 * Fraction(kappa2) * tv * tv * Fraction(gamma)
     rel = abs(Fraction(code) - eq20) / max(eq20, Fraction(1, 10**300))
     upper = (proxy - gap) / max(proxy, Fraction(1, 10**300))  # eq. 18 over-estimates F_B − F_B*
@@ -1896,37 +2118,46 @@ def _estimators_proxy(inst: Instance, exact: bool = False) -> Any:
 
 
 def _estimator_space() -> Space:
-    return Space([
-        Integer("N", 1, 5),
-        *(Real(f"u{i}", -10.0, 10.0, size="N", special=(0.0,)) for i in (1, 2)),
-        *(Real(f"h{i}", 0.0, 100.0, size="N", closed=(False, True), special=(1.0,))
-          for i in (1, 2)),
-        Real("c", -5.0, 5.0, size="N", special=(0.0,)),
-        Real("w1", -10.0, 10.0, special=(0.0,)), Real("w2", -10.0, 10.0, special=(0.0,)),
-        Real("pi", 0.0, 1.0, size="N", closed=(False, True), special=(1.0,)),
-        Real("q", 0.0, 1.0, size="N", closed=(True, True), special=(0.0, 1.0)),
-        Simplex("alpha", "N"),
-        Real("kappa2", 0.0, 1e3, closed=(True, True), special=(0.0, 1.0)),
-    ])  # fmt: skip
+    return Space(
+        [
+            Integer("N", 1, 5),
+            *(Real(f"u{i}", -10.0, 10.0, size="N", special=(0.0,)) for i in (1, 2)),
+            *(
+                Real(f"h{i}", 0.0, 100.0, size="N", closed=(False, True), special=(1.0,))
+                for i in (1, 2)
+            ),
+            Real("c", -5.0, 5.0, size="N", special=(0.0,)),
+            Real("w1", -10.0, 10.0, special=(0.0,)),
+            Real("w2", -10.0, 10.0, special=(0.0,)),
+            Real("pi", 0.0, 1.0, size="N", closed=(False, True), special=(1.0,)),
+            Real("q", 0.0, 1.0, size="N", closed=(True, True), special=(0.0, 1.0)),
+            Simplex("alpha", "N"),
+            Real("kappa2", 0.0, 1e3, closed=(True, True), special=(0.0, 1.0)),
+        ]
+    )
 
 
-register(Claim(
-    "cafed:eq16-20-estimators-proxy",
-    _src("§IV-B eqs. (18)–(20)", "ε̂ and the proxy ⟨F̂ − F̂*, π̂ ⊙̃ q⟩ of F_B − F_B*", (230, 247)),
-    "the library's ε̂ is eq. 20, ⟨F̂ − F̂*, π̂ ⊙̃ q⟩ + 4κ̄²·d_TV²(α, π̂ ⊙̃ q)·Γ̂′, and with exact "
-    "inputs (F̂ = F(w), F̂* = F_k*, π̂ = π) eq. 18's ⟨F − F*, π ⊙̃ q⟩ is an upper proxy of "
-    "F_B(w) − F_B*",
-    _estimator_space(),
-    _estimators_proxy,
-    exact=lambda i: (_estimators_proxy(i, True), "exact rationals (quadratic clients)"),
-    tolerance=1e-12,
-    budget=1000,
-    expected="holds",
-    notes="Quadratic clients F_k(w) = ½Σᵢ h_ki(wᵢ − u_ki)² + c_k in 2-D, F_B* in closed form. "
-    "Code path sim.algorithms.cafed.error_proxy. Margin min(1e-12 − relative difference to eq. "
-    "20 in Fractions, (proxy − (F_B(w) − F_B*))/proxy); the second part is F_B* − Σp_kF_k* ≥ 0, "
-    "zero iff the weighted minimisers agree (N = 1 or equal u).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq16-20-estimators-proxy",
+        _src("§IV-B eqs. (18)–(20)", "ε̂ and the proxy ⟨F̂ − F̂*, π̂ ⊙̃ q⟩ of F_B − F_B*", (230, 247)),
+        "the library's ε̂ is eq. 20, ⟨F̂ − F̂*, π̂ ⊙̃ q⟩ + 4κ̄²·d_TV²(α, π̂ ⊙̃ q)·Γ̂′, and with "
+        "exact "
+        "inputs (F̂ = F(w), F̂* = F_k*, π̂ = π) eq. 18's ⟨F − F*, π ⊙̃ q⟩ is an upper proxy of "
+        "F_B(w) − F_B*",
+        _estimator_space(),
+        _estimators_proxy,
+        exact=lambda i: (_estimators_proxy(i, True), "exact rationals (quadratic clients)"),
+        tolerance=1e-12,
+        budget=1000,
+        expected="holds",
+        notes="Quadratic clients F_k(w) = ½Σᵢ h_ki(wᵢ − u_ki)² + c_k in 2-D, F_B* in closed form. "
+        "Code path sim.algorithms.cafed.error_proxy. Margin min(1e-12 − relative difference to eq. "
+        "20 in Fractions, (proxy − (F_B(w) − F_B*))/proxy); the second part is F_B* − Σp_kF_k* ≥ "
+        "0, "
+        "zero iff the weighted minimisers agree (N = 1 or equal u).",
+    )
+)
 
 
 def _filter_margin(inst: Instance, exact: bool = False) -> Any:
@@ -1943,10 +2174,14 @@ def _filter_margin(inst: Instance, exact: bool = False) -> Any:
     for t in range(T):
         fhat, seen = filter_losses(fhat, seen, mask[t][None, :], losses[t][None, :], beta)
         # eq. 17: F̂ = (1 − β1_A) ⊙ F̂ + β1_A ⊙ F
-        ref = [(1 - b * int(a)) * f + b * int(a) * Fraction(float(x))
-               for f, a, x in zip(ref, mask[t], losses[t], strict=True)]  # fmt: skip
-    err = max(abs(Fraction(float(x)) - r) / max(abs(r), Fraction(1)) for x, r in zip(fhat[0], ref,
-              strict=True))  # fmt: skip
+        ref = [
+            (1 - b * int(a)) * f + b * int(a) * Fraction(float(x))
+            for f, a, x in zip(ref, mask[t], losses[t], strict=True)
+        ]
+    err = max(
+        abs(Fraction(float(x)) - r) / max(abs(r), Fraction(1))
+        for x, r in zip(fhat[0], ref, strict=True)
+    )
     value = Fraction(1, 10**12) - err
     if beta == 1.0:  # β = 1: the latest loss of every client seen
         for k in range(n):
@@ -1956,34 +2191,42 @@ def _filter_margin(inst: Instance, exact: bool = False) -> Any:
     return value if exact else float(value)
 
 
-register(Claim(
-    "cafed:eq16-20-estimators-filter",
-    _src("§IV-B eq. (17)", "auto-regressive loss filter", (232, 236)),
-    "the library's loss filter is eq. 17, F̂ ← (1 − β1_A) ⊙ F̂ + β1_A ⊙ F, and β = 1 keeps each "
-    "client's latest reported loss",
-    Space([
-        Integer("N", 1, 5), Integer("T", 1, 8),
-        Real("beta", 0.0, 1.0, closed=(False, True), special=(1.0, 0.5)),
-        Real("losses", 0.0, 100.0, size=40, closed=(True, True)),
-        Real("act", 0.0, 1.0, size=40, closed=(True, True)),
-        Real("f0", 0.0, 100.0, size=5, closed=(True, True)),
-    ]),  # fmt: skip
-    _filter_margin,
-    exact=lambda i: (_filter_margin(i, True), "exact rationals"),
-    tolerance=1e-12,
-    budget=600,
-    expected="holds",
-    notes="Code path sim.algorithms.cafed.filter_losses after the first observation (its "
-    "start-up rule — clients unseen at the first active round take the mean of its losses — "
-    "is the library's, not eq. 17's, which leaves F̂⁽⁰⁾ unspecified). Relative error against "
-    "eq. 17 in Fractions ≤ 1e-12.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq16-20-estimators-filter",
+        _src("§IV-B eq. (17)", "auto-regressive loss filter", (232, 236)),
+        "the library's loss filter is eq. 17, F̂ ← (1 − β1_A) ⊙ F̂ + β1_A ⊙ F, and β = 1 keeps "
+        "each "
+        "client's latest reported loss",
+        Space(
+            [
+                Integer("N", 1, 5),
+                Integer("T", 1, 8),
+                Real("beta", 0.0, 1.0, closed=(False, True), special=(1.0, 0.5)),
+                Real("losses", 0.0, 100.0, size=40, closed=(True, True)),
+                Real("act", 0.0, 1.0, size=40, closed=(True, True)),
+                Real("f0", 0.0, 100.0, size=5, closed=(True, True)),
+            ]
+        ),
+        _filter_margin,
+        exact=lambda i: (_filter_margin(i, True), "exact rationals"),
+        tolerance=1e-12,
+        budget=600,
+        expected="holds",
+        notes="Code path sim.algorithms.cafed.filter_losses after the first observation (its "
+        "start-up rule — clients unseen at the first active round take the mean of its losses — "
+        "is the library's, not eq. 17's, which leaves F̂⁽⁰⁾ unspecified). Relative error against "
+        "eq. 17 in Fractions ≤ 1e-12.",
+    )
+)
 
 
 def _trace(inst: Instance) -> np.ndarray:
     n, T = int(inst["N"]), int(inst["T"])
-    return np.asarray(inst["bits"], dtype=float)[: T * n].reshape(T, n) < np.asarray(
-        inst["pbit"], dtype=float)[:n]  # fmt: skip
+    return (
+        np.asarray(inst["bits"], dtype=float)[: T * n].reshape(T, n)
+        < np.asarray(inst["pbit"], dtype=float)[:n]
+    )
 
 
 def _pi_hat(inst: Instance, exact: bool = False) -> Any:
@@ -2023,47 +2266,54 @@ def _lambda_hat(inst: Instance, exact: bool = False) -> Any:
 
 
 def _trace_space() -> Space:
-    return Space([
-        Integer("N", 1, 4), Integer("T", 1, 30),
-        Real("bits", 0.0, 1.0, size=120, closed=(True, False)),
-        Real("pbit", 0.0, 1.0, size=4, closed=(True, True), special=(0.0, 1.0, 0.5)),
-        Real("na", 0.0, 10.0, closed=(False, True), special=(1.0,)),
-        Real("mb", 0.0, 10.0, closed=(False, True), special=(1.0,)),
-    ])  # fmt: skip
+    return Space(
+        [
+            Integer("N", 1, 4),
+            Integer("T", 1, 30),
+            Real("bits", 0.0, 1.0, size=120, closed=(True, False)),
+            Real("pbit", 0.0, 1.0, size=4, closed=(True, True), special=(0.0, 1.0, 0.5)),
+            Real("na", 0.0, 10.0, closed=(False, True), special=(1.0,)),
+            Real("mb", 0.0, 10.0, closed=(False, True), special=(1.0,)),
+        ]
+    )
 
 
-register(Claim(
-    "cafed:eq16-20-estimators-pi-hat",
-    _src("§IV-B", "π̂_k = (Σ_{s≤t} 1{k ∈ A_s} + n_k)/(t + n_k + m_k)", (249, 249)),
-    "the library's running π̂ is the Beta-prior posterior mean of §IV-B at every round",
-    _trace_space(),
-    _pi_hat,
-    exact=lambda i: (_pi_hat(i, True), "exact rationals (counts)"),
-    tolerance=1e-12,
-    budget=500,
-    expected="holds",
-    notes="Code path markov.estimators.running_estimates; traces of up to 30 rounds × 4 "
-    "clients, always/never active clients included (pbit ∈ {0, 1}); priors n_k, m_k ∈ (0, 10].",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq16-20-estimators-pi-hat",
+        _src("§IV-B", "π̂_k = (Σ_{s≤t} 1{k ∈ A_s} + n_k)/(t + n_k + m_k)", (249, 249)),
+        "the library's running π̂ is the Beta-prior posterior mean of §IV-B at every round",
+        _trace_space(),
+        _pi_hat,
+        exact=lambda i: (_pi_hat(i, True), "exact rationals (counts)"),
+        tolerance=1e-12,
+        budget=500,
+        expected="holds",
+        notes="Code path markov.estimators.running_estimates; traces of up to 30 rounds × 4 "
+        "clients, always/never active clients included (pbit ∈ {0, 1}); priors n_k, m_k ∈ (0, 10].",
+    )
+)
 
-register(Claim(
-    "cafed:eq16-20-estimators-lambda-hat",
-    _src("§IV-B; App. F3 eq. (238)", "λ̂ from the eigenvalues of the estimated P̂", (286, 290)),
-    "λ̂_k, 'obtained computing the eigenvalues of P̂_k', is P̂₀₀ + P̂₁₁ − 1 (eq. 238), the "
-    "eigenvalue of P̂_k other than 1, with P̂_k the Beta-prior posterior mean of the counted "
-    "transitions",
-    _trace_space(),
-    _lambda_hat,
-    exact=lambda i: (_lambda_hat(i, True), "float (eigenvalues of 2×2 matrices)"),
-    tolerance=1e-12,
-    budget=500,
-    expected="holds",
-    notes="Code path markov.estimators.estimate_availability (Beta(1, 1) transition priors); "
-    "numpy's eigenvalues of P̂_k against {1, λ̂_k} and P̂₀₁ against (ups + 1)/(zeros + 2).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:eq16-20-estimators-lambda-hat",
+        _src("§IV-B; App. F3 eq. (238)", "λ̂ from the eigenvalues of the estimated P̂", (286, 290)),
+        "λ̂_k, 'obtained computing the eigenvalues of P̂_k', is P̂₀₀ + P̂₁₁ − 1 (eq. 238), the "
+        "eigenvalue of P̂_k other than 1, with P̂_k the Beta-prior posterior mean of the counted "
+        "transitions",
+        _trace_space(),
+        _lambda_hat,
+        exact=lambda i: (_lambda_hat(i, True), "float (eigenvalues of 2×2 matrices)"),
+        tolerance=1e-12,
+        budget=500,
+        expected="holds",
+        notes="Code path markov.estimators.estimate_availability (Beta(1, 1) transition priors); "
+        "numpy's eigenvalues of P̂_k against {1, λ̂_k} and P̂₀₁ against (ups + 1)/(zeros + 2).",
+    )
+)
 
 
-# ================================================================== Fig. 4a (§V-B(d)) by Monte Carlo
+# ================================================================ Fig. 4a (§V-B(d)), Monte Carlo
 
 FIG4A_GRID = np.round(10.0 ** np.arange(1.0, 4.01, 0.5)).astype(int)  # t′ = 10 … 10⁴
 FIG4A_REPS = 8
@@ -2109,10 +2359,12 @@ def _fig4a_decreasing(inst: Instance, reps: int = FIG4A_REPS, stream: str = "fig
 
 
 def _fig4a_space() -> Space:
-    return Space([
-        Integer("seed", 0, 10**6),
-        Real("prior", 0.1, 20.0, closed=(True, True), special=(1.0,)),
-    ])  # fmt: skip
+    return Space(
+        [
+            Integer("seed", 0, 10**6),
+            Real("prior", 0.1, 20.0, closed=(True, True), special=(1.0,)),
+        ]
+    )
 
 
 _FIG4A_NOTES = (
@@ -2126,37 +2378,51 @@ _FIG4A_NOTES = (
     f"with {4 * FIG4A_REPS} replications. Budget 30 (0.3 s per evaluation). "
 )
 
-register(Claim(
-    "cafed:fig4a-estimation-errors-lambda-exceeds-pi",
-    _src("§V-B(d), Fig. 4a", "the estimation error for λ_k is larger than that for π_k",
-         (349, 349)),
-    "at every t′ of Fig. 4a, mean_k |λ̂_k − λ_k| > mean_k |π̂_k − π_k| (in expectation)",
-    _fig4a_space(),
-    _fig4a_lambda_exceeds,
-    exact=lambda i: (Fraction(_fig4a_lambda_exceeds(i, 4 * FIG4A_REPS, "fig4a/confirm")),
-                     f"independent Monte Carlo, {4 * FIG4A_REPS} replications, z = 5"),
-    tolerance=0.0,
-    budget=30,
-    expected="holds",
-    notes=_FIG4A_NOTES + "Margin: min over t′ of the band of err_λ − err_π.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:fig4a-estimation-errors-lambda-exceeds-pi",
+        _src(
+            "§V-B(d), Fig. 4a",
+            "the estimation error for λ_k is larger than that for π_k",
+            (349, 349),
+        ),
+        "at every t′ of Fig. 4a, mean_k |λ̂_k − λ_k| > mean_k |π̂_k − π_k| (in expectation)",
+        _fig4a_space(),
+        _fig4a_lambda_exceeds,
+        exact=lambda i: (
+            Fraction(_fig4a_lambda_exceeds(i, 4 * FIG4A_REPS, "fig4a/confirm")),
+            f"independent Monte Carlo, {4 * FIG4A_REPS} replications, z = 5",
+        ),
+        tolerance=0.0,
+        budget=30,
+        expected="holds",
+        notes=_FIG4A_NOTES + "Margin: min over t′ of the band of err_λ − err_π.",
+    )
+)
 
-register(Claim(
-    "cafed:fig4a-estimation-errors-decreasing",
-    _src("§V-B(d), Fig. 4a", "both errors decrease with the number of observations t′",
-         (349, 349)),
-    "mean_k |π̂_k − π_k| and mean_k |λ̂_k − λ_k| decrease (in expectation) from each t′ of "
-    "Fig. 4a to the next",
-    _fig4a_space(),
-    _fig4a_decreasing,
-    exact=lambda i: (Fraction(_fig4a_decreasing(i, 4 * FIG4A_REPS, "fig4a/confirm")),
-                     f"independent Monte Carlo, {4 * FIG4A_REPS} replications, z = 5"),
-    tolerance=0.0,
-    budget=30,
-    expected="holds",
-    notes=_FIG4A_NOTES + "Margin: min over consecutive t′ and both errors of the band of "
-    "err(t′ᵢ) − err(t′ᵢ₊₁).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:fig4a-estimation-errors-decreasing",
+        _src(
+            "§V-B(d), Fig. 4a",
+            "both errors decrease with the number of observations t′",
+            (349, 349),
+        ),
+        "mean_k |π̂_k − π_k| and mean_k |λ̂_k − λ_k| decrease (in expectation) from each t′ of "
+        "Fig. 4a to the next",
+        _fig4a_space(),
+        _fig4a_decreasing,
+        exact=lambda i: (
+            Fraction(_fig4a_decreasing(i, 4 * FIG4A_REPS, "fig4a/confirm")),
+            f"independent Monte Carlo, {4 * FIG4A_REPS} replications, z = 5",
+        ),
+        tolerance=0.0,
+        budget=30,
+        expected="holds",
+        notes=_FIG4A_NOTES + "Margin: min over consecutive t′ and both errors of the band of "
+        "err(t′ᵢ) − err(t′ᵢ₊₁).",
+    )
+)
 
 
 # ================================================================== Lemmas 17–18 (App. B2)
@@ -2167,19 +2433,26 @@ def _qp_setup(inst: Instance) -> tuple[Any, np.ndarray, float, float]:
     from fltheory.problems.quadratic import QuadraticProblem
 
     n = int(inst["N"])
-    u = np.stack([np.asarray(inst["u1"], dtype=float)[:n],
-                  np.asarray(inst["u2"], dtype=float)[:n]], axis=1)  # fmt: skip
-    h = np.stack([np.asarray(inst["h1"], dtype=float)[:n],
-                  np.asarray(inst["h2"], dtype=float)[:n]], axis=1)  # fmt: skip
-    prob = QuadraticProblem.from_diagonal(u, h, np.asarray(inst["c"], dtype=float)[:n],
-                                          np.asarray(inst["alpha"], dtype=float),
-                                          np.asarray(inst["pi"], dtype=float),
-                                          np.asarray(inst["q"], dtype=float))  # fmt: skip
+    u = np.stack(
+        [np.asarray(inst["u1"], dtype=float)[:n], np.asarray(inst["u2"], dtype=float)[:n]], axis=1
+    )
+    h = np.stack(
+        [np.asarray(inst["h1"], dtype=float)[:n], np.asarray(inst["h2"], dtype=float)[:n]], axis=1
+    )
+    prob = QuadraticProblem.from_diagonal(
+        u,
+        h,
+        np.asarray(inst["c"], dtype=float)[:n],
+        np.asarray(inst["alpha"], dtype=float),
+        np.asarray(inst["pi"], dtype=float),
+        np.asarray(inst["q"], dtype=float),
+    )
     diameter = float(inst["diam"])
     # W: a ball around w_B* (offset < radius), so that Assumption 2 can hold; w* is checked
     off = 0.5 * diameter * float(inst["off"])
-    center = prob.w_B_star + off * np.array([math.cos(float(inst["offphi"])),
-                                             math.sin(float(inst["offphi"]))])  # fmt: skip
+    center = prob.w_B_star + off * np.array(
+        [math.cos(float(inst["offphi"])), math.sin(float(inst["offphi"]))]
+    )
     if prob.outside_ball(center, diameter):
         raise AssumptionViolation("Assumption 2: w* or w_B* is not in the interior of W")
     _, _, H = prob.lemma1(center, diameter, 0.0)
@@ -2193,7 +2466,7 @@ def _ball_point(inst: Instance, center: np.ndarray, diameter: float) -> np.ndarr
 
 
 def _lemma17(inst: Instance, exact: bool = False) -> Any:
-    prob, center, diameter, H = _qp_setup(inst)
+    _, center, diameter, H = _qp_setup(inst)
     w = _ball_point(inst, center, diameter)
     q_inst = dict(inst, w1=float(w[0]), w2=float(w[1]))
     _, gap = _proxy_gap(q_inst)  # F_B(w) − F_B* in exact rationals
@@ -2202,42 +2475,46 @@ def _lemma17(inst: Instance, exact: bool = False) -> Any:
 
 
 def _qp_space(extra: list[Parameter]) -> Space:
-    return Space([
-        Integer("N", 1, 4),
-        *(Real(f"u{i}", -10.0, 10.0, size="N", special=(0.0,)) for i in (1, 2)),
-        *(Real(f"h{i}", 0.01, 100.0, size="N", special=(1.0,)) for i in (1, 2)),
-        Real("c", -5.0, 5.0, size="N", special=(0.0,)),
-        Real("pi", 0.0, 1.0, size="N", closed=(False, True), special=(1.0,)),
-        Real("q", 0.0, 1.0, size="N", closed=(True, True), special=(0.0, 1.0)),
-        Simplex("alpha", "N"),
-        Real("diam", 0.0, 40.0, closed=(False, True), special=(1.0,)),
-        Real("off", 0.0, 1.0, closed=(True, False), special=(0.0,)),
-        Real("offphi", 0.0, 2 * math.pi, closed=(True, False), special=(0.0,)),
-        Real("rad", 0.0, 1.0, closed=(True, True), special=(1.0, 0.0)),
-        Real("phi", 0.0, 2 * math.pi, closed=(True, False), special=(0.0,)),
-        *extra,
-    ])  # fmt: skip
+    return Space(
+        [
+            Integer("N", 1, 4),
+            *(Real(f"u{i}", -10.0, 10.0, size="N", special=(0.0,)) for i in (1, 2)),
+            *(Real(f"h{i}", 0.01, 100.0, size="N", special=(1.0,)) for i in (1, 2)),
+            Real("c", -5.0, 5.0, size="N", special=(0.0,)),
+            Real("pi", 0.0, 1.0, size="N", closed=(False, True), special=(1.0,)),
+            Real("q", 0.0, 1.0, size="N", closed=(True, True), special=(0.0, 1.0)),
+            Simplex("alpha", "N"),
+            Real("diam", 0.0, 40.0, closed=(False, True), special=(1.0,)),
+            Real("off", 0.0, 1.0, closed=(True, False), special=(0.0,)),
+            Real("offphi", 0.0, 2 * math.pi, closed=(True, False), special=(0.0,)),
+            Real("rad", 0.0, 1.0, closed=(True, True), special=(1.0, 0.0)),
+            Real("phi", 0.0, 2 * math.pi, closed=(True, False), special=(0.0,)),
+            *extra,
+        ]
+    )
 
 
-register(Claim(
-    "cafed:lemma17-eq159",
-    _src("App. B2 Lemma 17, eqs. (159)–(162)", "burn-in rounds t < T_P", (1075, 1092)),
-    "(Σπq)Σ_{t<T_P} η_t E[F_B(w_{t−J_t,0}) − F_B*] ≤ H(Σ_{t<T_P} η_t)(Σπq) = C₂; it holds term "
-    "by term because F_B(w) − F_B* ≤ H for every w ∈ W (Lemma 1, eq. 8), which is what is "
-    "checked, at every point of W",
-    _qp_space([]),
-    _lemma17,
-    exact=lambda i: (_lemma17(i, True), "exact rationals (F_B in closed form)"),
-    tolerance=1e-12,
-    budget=800,
-    expected="holds",
-    notes="The expectation over w_{t−J_t,0} ∈ W and the sum with weights η_t > 0 preserve a "
-    "pointwise bound, so the lemma is equivalent to sup_W (F_B − F_B*) ≤ H. Quadratic clients "
-    "in 2-D on a ball W of diameter ≤ 40 containing w_B* and w* in its interior (Assumption "
-    "2; the center is w_B* plus an offset below the radius, w* checked), H from the library "
-    "(QuadraticProblem.lemma1); F_B(w) − F_B* = Σᵢ ½(Σ_k p_k h_ki)(wᵢ − w_B,ᵢ*)² exactly. "
-    "Margin (H − (F_B(w) − F_B*))/H at the point w = center + rad·(diam/2)·(cos φ, sin φ).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma17-eq159",
+        _src("App. B2 Lemma 17, eqs. (159)–(162)", "burn-in rounds t < T_P", (1075, 1092)),
+        "(Σπq)Σ_{t<T_P} η_t E[F_B(w_{t−J_t,0}) − F_B*] ≤ H(Σ_{t<T_P} η_t)(Σπq) = C₂; it holds term "
+        "by term because F_B(w) − F_B* ≤ H for every w ∈ W (Lemma 1, eq. 8), which is what is "
+        "checked, at every point of W",
+        _qp_space([]),
+        _lemma17,
+        exact=lambda i: (_lemma17(i, True), "exact rationals (F_B in closed form)"),
+        tolerance=1e-12,
+        budget=800,
+        expected="holds",
+        notes="The expectation over w_{t−J_t,0} ∈ W and the sum with weights η_t > 0 preserve a "
+        "pointwise bound, so the lemma is equivalent to sup_W (F_B − F_B*) ≤ H. Quadratic clients "
+        "in 2-D on a ball W of diameter ≤ 40 containing w_B* and w* in its interior (Assumption "
+        "2; the center is w_B* plus an offset below the radius, w* checked), H from the library "
+        "(QuadraticProblem.lemma1); F_B(w) − F_B* = Σᵢ ½(Σ_k p_k h_ki)(wᵢ − w_B,ᵢ*)² exactly. "
+        "Margin (H − (F_B(w) − F_B*))/H at the point w = center + rad·(diam/2)·(cos φ, sin φ).",
+    )
+)
 
 
 def _step171(inst: Instance, exact: bool = False) -> Any:
@@ -2279,29 +2556,35 @@ def _step171(inst: Instance, exact: bool = False) -> Any:
         return Fraction(float((total + mpmath.mpf(slack)) / mpmath.mpf(slack)))
 
 
-register(Claim(
-    "cafed:lemma18-eq163-step171",
-    _src("App. B2 Lemma 18, steps (166)–(171)", "per-round lower bound for t ≥ T_P",
-         (1100, 1124)),
-    "for every round t ≥ T_P, state A_{t−J_t} and w ∈ W: E[Σ_{k∈A_t} q_k(F_k(w) − F_k(w_B*)) | "
-    "A_{t−J_t}] ≥ (Σπq)(F_B(w) − F_B*) − MQ/(2t) (eq. 171, the bound Lemma 18 sums)",
-    _qp_space([
-        Real("l2", _lambda2_low, 1.0, size="N", closed=(True, False), special=(0.0, 0.9)),
-        Integer("state", 0, 15), Integer("s", 0, 200),
-    ]),  # fmt: skip
-    _step171,
-    exact=lambda i: (_step171(i, True), "[P^{J_t}] at 60 digits (mpmath), exact ρ"),
-    tolerance=1e-9,
-    budget=600,
-    expected="refuted",
-    notes="Product chains of N ≤ 4 two-state clients (T_P = 0), quadratic clients on a ball "
-    "W; H (Lemma 1) from the library, C_P, λ from ProductChain, J_t from series.delays. "
-    "Margin (LHS − RHS)/(MQ/(2t)). The step uses eq. 158 (|[P^{J_t}] − ρ| ≤ 1/(2Ht)), "
-    "which fails when J_t is capped by t (cafed:lemma16-eq158-printed): e.g. one client, "
-    "π = ½, λ₂ = 0.9, t = 1, A₀ inactive and g = F(w) − F* > (MQ/2t)/0.45 = 2.2 — the "
-    "conditional probability of being active is 1/20, not ½ ± 1/(2Ht). Whether the summed "
-    "inequality (163) still holds is cafed:lemma18-eq163.",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma18-eq163-step171",
+        _src(
+            "App. B2 Lemma 18, steps (166)–(171)", "per-round lower bound for t ≥ T_P", (1100, 1124)
+        ),
+        "for every round t ≥ T_P, state A_{t−J_t} and w ∈ W: E[Σ_{k∈A_t} q_k(F_k(w) − F_k(w_B*)) | "
+        "A_{t−J_t}] ≥ (Σπq)(F_B(w) − F_B*) − MQ/(2t) (eq. 171, the bound Lemma 18 sums)",
+        _qp_space(
+            [
+                Real("l2", _lambda2_low, 1.0, size="N", closed=(True, False), special=(0.0, 0.9)),
+                Integer("state", 0, 15),
+                Integer("s", 0, 200),
+            ]
+        ),
+        _step171,
+        exact=lambda i: (_step171(i, True), "[P^{J_t}] at 60 digits (mpmath), exact ρ"),
+        tolerance=1e-9,
+        budget=600,
+        expected="refuted",
+        notes="Product chains of N ≤ 4 two-state clients (T_P = 0), quadratic clients on a ball "
+        "W; H (Lemma 1) from the library, C_P, λ from ProductChain, J_t from series.delays. "
+        "Margin (LHS − RHS)/(MQ/(2t)). The step uses eq. 158 (|[P^{J_t}] − ρ| ≤ 1/(2Ht)), "
+        "which fails when J_t is capped by t (cafed:lemma16-eq158-printed): e.g. one client, "
+        "π = ½, λ₂ = 0.9, t = 1, A₀ inactive and g = F(w) − F* > (MQ/2t)/0.45 = 2.2 — the "
+        "conditional probability of being active is 1/20, not ½ ± 1/(2Ht). Whether the summed "
+        "inequality (163) still holds is cafed:lemma18-eq163.",
+    )
+)
 
 
 def _lemma18(inst: Instance) -> float:
@@ -2327,13 +2610,17 @@ def _lemma18(inst: Instance) -> float:
     T = chain.T_P + int(inst["s"])
     parts = theorem2_parts(consts, chain, E, Q, steps, max(T, 1), n_partial=1 << 12)
     pq = float(pi @ q)
-    C3 = 0.5 * float(np.sum(parts.sigma_diag * q * q)) + math.exp(parts.log_v) + (
-        parts.psi_gamma + parts.psi_grad) * pq  # fmt: skip
+    C3 = (
+        0.5 * float(np.sum(parts.sigma_diag * q * q))
+        + math.exp(parts.log_v)
+        + (parts.psi_gamma + parts.psi_grad) * pq
+    )
     C1_over = pq * parts.phi_sign * math.exp(parts.log_phi_over_log) / 2.0  # C_1/ln(1/λ)
     rhs = C1_over + C3
     if rhs < 0:
         return rhs / (C3 + abs(C1_over))
-    # sup over the ball of F_B − F_B* = Σᵢ ½(Σ_k p_k h_ki)(wᵢ − w_B,ᵢ*)² ≤ ½ max_i m_i (|c − w_B*| + r)²
+    # sup over the ball of F_B − F_B* = Σᵢ ½(Σ_k p_k h_ki)(wᵢ − w_B,ᵢ*)²
+    #   ≤ ½ max_i m_i (|c − w_B*| + r)²
     p = prob.p
     m = max(float(p @ prob.H[:, i, i]) for i in range(prob.dim))
     reach = float(np.linalg.norm(center - prob.w_B_star)) + 0.5 * diameter
@@ -2344,29 +2631,38 @@ def _lemma18(inst: Instance) -> float:
     raise NumericalError("(163) is not decided without simulating the algorithm here")
 
 
-register(Claim(
-    "cafed:lemma18-eq163",
-    _src("App. B2 Lemma 18, eq. (163)", "(Σπq)Σ_{t=T_P}^T η_t E[F_B(w_{t−J_t}) − F_B*] ≤ "
-         "C₁/ln(1/λ) + C₃", (1094, 1148)),
-    "for convex F_k, η decreasing with η₁ ≤ 1/(2L(1 + 2EQ)), Ση² < ∞ and Σ ln t·η² < ∞: "
-    "(Σπq)Σ_{t=T_P}^T η_t E[F_B(w_{t−J_t,0}) − F_B*] ≤ C₁/ln(1/λ) + C₃",
-    _qp_space([
-        Real("l2", _lambda2_low, 1.0, size="N", closed=(True, False), special=(0.0, 0.9)),
-        Real("sigma", 0.0, 5.0, closed=(True, True), special=(0.0,)),
-        Integer("E", 1, 5), Real("eta_frac", 0.0, 1.0, closed=(False, True), special=(1.0,)),
-        Real("a", 0.5, 1.0, closed=(False, True), special=(1.0,)), Integer("s", 0, 10**5),
-    ]),  # fmt: skip
-    _lemma18,
-    tolerance=1e-9,
-    budget=600,
-    expected="holds",
-    notes="Decided without simulation: the left side is ≥ 0 and at most (Σπq)·sup_W(F_B − "
-    "F_B*)·Σ_{t=T_P}^T η_t (the model stays in W), so RHS < 0 would refute it for every "
-    "trajectory and RHS ≥ that bound proves it for every trajectory; instances in between "
-    "are declined (counted as skipped; none were met in the searched space). RHS from the "
-    "library's Theorem-2 parts: C₃ = ½qᵀΣq + v + (ψ_Γ + ψ_G)πᵀq, C₁/ln(1/λ) = πᵀq·φ/(2 "
-    "ln(1/λ)) (eqs. 164–165, 175–179). Product chains of N ≤ 4 two-state clients, quadratic "
-    "clients on a ball W ∋ w*, w_B*, T ≤ 10⁵. The step (168)–(171) behind it fails for capped "
-    "rounds (cafed:lemma18-eq163-step171); the conclusion survives through the MQ/4·Σ(η² + "
-    "1/t²) and 2diam²/E terms of C₃. No exact margin (certified float series).",
-))  # fmt: skip
+register(
+    Claim(
+        "cafed:lemma18-eq163",
+        _src(
+            "App. B2 Lemma 18, eq. (163)",
+            "(Σπq)Σ_{t=T_P}^T η_t E[F_B(w_{t−J_t}) − F_B*] ≤ C₁/ln(1/λ) + C₃",
+            (1094, 1148),
+        ),
+        "for convex F_k, η decreasing with η₁ ≤ 1/(2L(1 + 2EQ)), Ση² < ∞ and Σ ln t·η² < ∞: "
+        "(Σπq)Σ_{t=T_P}^T η_t E[F_B(w_{t−J_t,0}) − F_B*] ≤ C₁/ln(1/λ) + C₃",
+        _qp_space(
+            [
+                Real("l2", _lambda2_low, 1.0, size="N", closed=(True, False), special=(0.0, 0.9)),
+                Real("sigma", 0.0, 5.0, closed=(True, True), special=(0.0,)),
+                Integer("E", 1, 5),
+                Real("eta_frac", 0.0, 1.0, closed=(False, True), special=(1.0,)),
+                Real("a", 0.5, 1.0, closed=(False, True), special=(1.0,)),
+                Integer("s", 0, 10**5),
+            ]
+        ),
+        _lemma18,
+        tolerance=1e-9,
+        budget=600,
+        expected="holds",
+        notes="Decided without simulation: the left side is ≥ 0 and at most (Σπq)·sup_W(F_B − "
+        "F_B*)·Σ_{t=T_P}^T η_t (the model stays in W), so RHS < 0 would refute it for every "
+        "trajectory and RHS ≥ that bound proves it for every trajectory; instances in between "
+        "are declined (counted as skipped; none were met in the searched space). RHS from the "
+        "library's Theorem-2 parts: C₃ = ½qᵀΣq + v + (ψ_Γ + ψ_G)πᵀq, C₁/ln(1/λ) = πᵀq·φ/(2 "
+        "ln(1/λ)) (eqs. 164–165, 175–179). Product chains of N ≤ 4 two-state clients, quadratic "
+        "clients on a ball W ∋ w*, w_B*, T ≤ 10⁵. The step (168)–(171) behind it fails for capped "
+        "rounds (cafed:lemma18-eq163-step171); the conclusion survives through the MQ/4·Σ(η² + "
+        "1/t²) and 2diam²/E terms of C₃. No exact margin (certified float series).",
+    )
+)
