@@ -157,7 +157,8 @@ class MixingTimeBounds:
 def _bounds(slem_value: float, log_inv: float, eps: float, reversible: bool) -> MixingTimeBounds:
     """The bounds from ln(1/(ε ρ_min)) (``log_inv``)."""
     t_rel = relaxation_time(slem_value)
-    lower = max(0.0, (t_rel - 1.0) * math.log(1.0 / (2.0 * eps)))
+    # −ln 2 − ln ε, not ln(1/(2ε)): 1/(2ε) overflows for a subnormal ε
+    lower = max(0.0, (t_rel - 1.0) * (-math.log(2.0) - math.log(eps)))
     return MixingTimeBounds(eps=eps, lower=lower, upper=log_inv * t_rel, reversible=reversible)
 
 

@@ -480,9 +480,8 @@ class JordanChain:
         Yt = to_float(self._Yt).astype(complex)
         m = V.shape[1]
         out: dict[tuple[Fraction, Fraction], np.ndarray] = {}
-        half = 0.5 * np.array(
-            [[1.0, 1.0j], [-1.0j, 1.0]]
-        )  # eigenprojector of [[a,−b],[b,a]] at a+ib
+        # the eigenprojector of the rotation block [[a, −b], [b, a]] at a + ib
+        half = 0.5 * np.array([[1.0, 1.0j], [-1.0j, 1.0]])
         for a, b, n, start, width in self._coords:
             ev = self.lazy + (1 - self.lazy) * self.alpha * a
             ev_im = (1 - self.lazy) * self.alpha * b
