@@ -9,6 +9,11 @@ dense chains, chains built from a chosen real Jordan form (blocks of size ≥ 2,
 eigenvalues, λ̄₂ near 0 and 1), de Bruijn (shift-register) chains and products of two-state
 clients; the oracles are in :mod:`fltheory.claims.papers._chain_oracles`.
 
+Budgets: this module and :mod:`~fltheory.claims.papers.cafed_clients` (37 claims) run at their
+default budgets in about 40 s of CPU (80 s wall on a loaded two-core machine), their share of
+the paper's five minutes; the chain claims (library's exact Jordan path, 0.05–1 s per chain)
+have budgets of 80–250, lowered from 150–600.
+
 >>> from fltheory.claims import CLAIMS
 >>> claim = CLAIMS.get("cafed:eq236-238")
 >>> claim.expected, claim.margin({"pi": 0.5, "lam2": 0.9}) >= 0
@@ -434,7 +439,8 @@ register(
         "MarkovChain.slem (the plain dense eigenvalues, used by relaxation_time and "
         "mixing_time_bounds) is only accurate to about ε_mach^(1/n) on a Jordan block of size n: "
         "2.2e-6 instead of 0 on the de Bruijn chain k = 3, 0.310368 instead of 9/29 on a block of "
-        "size 4. Budget 400: Jordan chains take the library's exact path (0.2–1 s each).",
+        "size 4. Budget 100 (the module's time allowance): Jordan chains take the library's exact "
+        "path (0.05–1 s each).",
     )
 )
 
@@ -549,7 +555,8 @@ register(
         "at λ̄₂ = 0, T_P = 0) and products of two-state clients (repeated λ₂, negative λ₂). "
         "The statement holds with a wide margin everywhere we looked (the slack comes from "
         "‖U‖_F‖U⁻¹‖_F ≥ M − 1 and (Σnᵢ²)^½), although the proof's step behind T_P does not "
-        "(cafed:lemma16-eq157-tp-a, -a-frobenius). Budget 200: chains with Jordan blocks take the "
+        "(cafed:lemma16-eq157-tp-a, -a-frobenius). Budget 120 (the module's time allowance): "
+        "chains with Jordan blocks take the "
         "library's exact path (0.2–0.6 s each).",
     )
 )
@@ -651,7 +658,8 @@ register(
         "identity with a block of size 5 — is accepted by the dense path as a semisimple cluster; "
         "the reported C_P (flagged minimal) is then the minimum of a nearby diagonalisable matrix, "
         "not a value of eq. 156 for P, whose Jordan bases all have ‖U‖‖U⁻¹‖ ≳ coupling^−(n−1). "
-        "Eq. 5 still holds with it (cafed:lemma16-eq5). Budget 150 (exact path).",
+        "Eq. 5 still holds with it (cafed:lemma16-eq5). Budget 80 (exact path; found at evaluation "
+        "32).",
     )
 )
 
@@ -832,7 +840,8 @@ register(
         "differs from the formula written out here. Known (paper_checks/lemma16_envelope.py): one "
         "block of size 2 at 0.85 has T_P = 46 but the step fails at t = 46, 47. The falsifier "
         "finds the same failure near λ̄₂ → 0 (where T_P → 0 but the entry C(j, j)|μ|⁰ = 1 > λʲ "
-        "at t = j) and for small blocks at moderate λ̄₂. Eq. 5 itself survives (cafed:lemma16-eq5).",
+        "at t = j) and for small blocks at moderate λ̄₂. Eq. 5 itself survives "
+        "(cafed:lemma16-eq5).",
     )
 )
 
@@ -946,7 +955,7 @@ register(
         "E(1) ≤ C_P·λ′ fails once λ′ < E(1)/C_P (tested: 2 fair coins, λ′ = 10⁻⁶). Near it "
         "too: the default search shrinks to the lazy de Bruijn chain k = 2, p = 0.306, "
         "laziness 0.0144 (λ̄₂ = 0.0144, a block of size 2), lf = 1.81: margin −0.485, "
-        "confirmed at 60 digits. Budget 150 (exact path; the search stops at the first find).",
+        "confirmed at 60 digits. Budget 150 (exact path; found at evaluation 60).",
     )
 )
 
@@ -966,7 +975,7 @@ register(
         tolerance=1e-9,
         budget=80,
         expected="holds",
-        notes="As -a with reading B of eq. 157. Budget 150 (exact path).",
+        notes="As -a with reading B of eq. 157. Budget 80 (exact path).",
     )
 )
 
@@ -1360,7 +1369,7 @@ register(
         budget=100,
         expected="holds",
         notes="As cafed:lemma16-eq158-printed, keeping only what eq. 5 and the ceiling in eq. 132 "
-        "give. Budget 200 (Jordan chains take the library's exact path).",
+        "give. Budget 100 (Jordan chains take the library's exact path).",
     )
 )
 

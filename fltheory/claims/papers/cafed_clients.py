@@ -744,7 +744,7 @@ _FIG4A_NOTES = (
     "both transition probabilities (the paper leaves n_k, m_k unstated; a ∈ [0.1, 20]), errors "
     "at t′ ∈ {10, 10^1.5, …, 10⁴}. Band: a violation must be significant, mean + 5·SE < 0 "
     "over the replications. 'Exact' re-evaluation: an independent Monte Carlo (another stream) "
-    f"with {4 * FIG4A_REPS} replications. Budget 30 (0.3 s per evaluation). "
+    f"with {4 * FIG4A_REPS} replications. Budget 10 (0.15–0.4 s per evaluation). "
 )
 
 register(
