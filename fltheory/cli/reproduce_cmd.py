@@ -24,7 +24,8 @@ def _listing() -> list[dict[str, Any]]:
     from fltheory.experiments.model import SETUPS, all_experiments
 
     rows = []
-    for e in all_experiments():
+    # The paper's own order: the journal's IDs, then the conference's.
+    for e in sorted(all_experiments(), key=lambda e: (e.id.startswith("cafed-infocom"), e.id)):
         rows.append(
             {
                 "id": e.id,
@@ -66,7 +67,7 @@ def _print_listing(rows: list[dict[str, Any]]) -> None:
         table.add_row(
             r["id"],
             "ToN" if "ToN" in src["paper"] else "INFOCOM",
-            f"{src['figure']} ({src['lines']})",
+            src["figure"],
             _short(r["setups"].get("paper", "—")),
             _short(r["setups"].get("authors", "—")),
         )

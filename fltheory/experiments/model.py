@@ -53,6 +53,8 @@ FEATURES: dict[str, str] = {
     "torch_default_init": "PyTorch default initialisation of the linear models [C.16]",
     "kappa_sweep": "kappa2 sweeps with per-T argmax from one run set [C.17]",
     "estimator_study": "a pure Markov-chain estimator study (no training) [C.12]",
+    "level_sweep": "runner: one comparison per data-heterogeneity level or t' value, paired by "
+    "seed across them",
     "grid_search": "seeded learning-rate grid search with tuning seeds disjoint from evaluation "
     "seeds (App. G) [table2]",
 }
@@ -301,7 +303,7 @@ def get(experiment_id: str) -> Experiment:
 def all_experiments() -> list[Experiment]:
     """Every registered experiment, sorted by ID.
 
-    >>> "cafed:fig1d" in [e.id for e in all_experiments()]
+    >>> "cafed-infocom:table1" in [e.id for e in all_experiments()]
     True
     """
     return [entry.extras["experiment"] for entry in EXPERIMENTS]
