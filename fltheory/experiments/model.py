@@ -53,8 +53,6 @@ FEATURES: dict[str, str] = {
     "torch_default_init": "PyTorch default initialisation of the linear models [C.16]",
     "kappa_sweep": "kappa2 sweeps with per-T argmax from one run set [C.17]",
     "estimator_study": "a pure Markov-chain estimator study (no training) [C.12]",
-    "level_sweep": "runner: one comparison per data-heterogeneity level or t' value, paired by "
-    "seed across them",
     "grid_search": "seeded learning-rate grid search with tuning seeds disjoint from evaluation "
     "seeds (App. G) [table2]",
 }
@@ -124,17 +122,22 @@ class Panel:
     title: str
 
 
+#: One comparison (``fltheory simulate`` tables) or a sweep of tagged comparisons.
+Config = dict[str, Any] | list[tuple[str, dict[str, Any]]]
+
+
 @dataclass(frozen=True)
 class SetupSpec:
     """One way of running an experiment. ``configs[mode]()`` returns the ``fltheory simulate``
-    tables (a dict) for that mode; ``requires`` lists :data:`FEATURES` keys still missing from
-    the simulator (the setup is not runnable until it is empty)."""
+    tables (a dict) for that mode, or a list of (tag, tables) for a sweep (one comparison per
+    tag, same seeds; labels become ``tag/label``); ``requires`` lists :data:`FEATURES` keys
+    still missing from the simulator (the setup is not runnable until it is empty)."""
 
     name: str
     description: str
     data: str
     requires: tuple[str, ...] = ()
-    configs: Mapping[str, Callable[[], dict[str, Any]]] = field(default_factory=dict)
+    configs: Mapping[str, Callable[[], Config]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = [r for r in self.requires if r not in FEATURES]

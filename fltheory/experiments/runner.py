@@ -77,6 +77,33 @@ def measurements_of(report: Any) -> Measurements:
     )
 
 
+def merge(parts: list[tuple[str, Measurements]]) -> Measurements:
+    """One :class:`Measurements` of a sweep: labels ``tag/label``; the activity trace is kept
+    when every comparison drew the same one (None otherwise).
+
+    >>> a = Measurements(np.array([0]), {"x": np.ones((2, 1))})
+    >>> sorted(merge([("g=0", a), ("g=1", a)]).accuracy)
+    ['g=0/x', 'g=1/x']
+    """
+    first = parts[0][1]
+    for _, m in parts[1:]:
+        if not np.array_equal(m.eval_rounds, first.eval_rounds):
+            raise ValueError("the comparisons of a sweep must evaluate the same rounds")
+    same_trace = all(
+        m.active is not None and first.active is not None and np.array_equal(m.active, first.active)
+        for _, m in parts
+    )
+    return Measurements(
+        eval_rounds=first.eval_rounds,
+        accuracy={f"{t}/{k}": v for t, m in parts for k, v in m.accuracy.items()},
+        included={f"{t}/{k}": v for t, m in parts for k, v in m.included.items()},
+        weights={f"{t}/{k}": v for t, m in parts for k, v in m.weights.items()},
+        active=first.active if same_trace else None,
+        groups=first.groups,
+        alpha=first.alpha,
+    )
+
+
 def _measured(m: Measurements) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for label, acc in m.accuracy.items():
@@ -161,6 +188,18 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
     return buffer.getvalue()
 
 
+def _tagged(progress: Progress | None, tag: str) -> Progress | None:
+    """``progress`` with the sweep's tag in front of each label."""
+    if progress is None or not tag:
+        return progress
+    report = progress
+
+    def tick(label: str, done: int, total: int) -> None:
+        report(f"{tag}/{label}", done, total)
+
+    return tick
+
+
 def run_experiment(
     experiment_id: str,
     *,
@@ -187,10 +226,16 @@ def run_experiment(
     spec = experiment.setup(setup)
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
     config = spec.configs[mode]()
+    sweep = config if isinstance(config, list) else [("", config)]
     start = time.perf_counter()
-    report = simulate(config, seeds=n_seeds, device=device, threads=1, progress=progress)
+    parts = []
+    for tag, tables in sweep:
+        report = simulate(
+            tables, seeds=n_seeds, device=device, threads=1, progress=_tagged(progress, tag)
+        )
+        parts.append((tag, measurements_of(report)))
     seconds = time.perf_counter() - start
-    m = measurements_of(report)
+    m = parts[0][1] if len(parts) == 1 else merge(parts)
     assert experiment.judge is not None  # check_runnable refused it otherwise
     checks = experiment.judge(m, mode)
     record = {
@@ -204,7 +249,7 @@ def run_experiment(
         "checks": [c.to_dict() for c in checks],
         "data": spec.data,
         "seeds": n_seeds,
-        "rounds": report.config.settings.rounds,
+        "rounds": int(m.eval_rounds[-1]) + 1,
         "seconds": round(seconds, 2),
         "config": config,
         "level": "one-sided 80 %, direction only" if mode == "quick" else "95 %",

@@ -171,3 +171,27 @@ def test_fig2a_participation_and_overlap_on_planted_sweep():
     assert early.holds  # κ̄² = 0.01 leads Unbiased by 3 pp at t = 40
     assert late.holds  # κ̄² = 100 above More available
     assert overlap.holds and overlap.measured["participation"] == 1.0
+
+
+def test_fig3_judge_on_a_planted_sweep():
+    # Per level: Unbiased at 0.75; More available +2 pp at level 0, −10 pp at 1 and −4 pp at
+    # 0.5; CA-Fed(1) +1.2 pp at 0.5 (the paper's value). Paired seeds, small noise.
+    rng = np.random.default_rng(5)
+    seeds, level_shift = 8, {0.0: 0.02, 0.5: -0.04, 1.0: -0.10}
+    accuracy = {}
+    for level, shift in level_shift.items():
+        base = 0.75 + rng.normal(0, 0.01, (seeds, 1))
+        accuracy[f"gd={level:g}/unbiased"] = base + rng.normal(0, 0.001, (seeds, 1))
+        accuracy[f"gd={level:g}/more_available"] = base + shift + rng.normal(0, 0.001, (seeds, 1))
+        gain = 0.012 if level == 0.5 else 0.0
+        accuracy[f"gd={level:g}/ca_fed k2=1"] = base + gain + rng.normal(0, 0.001, (seeds, 1))
+    m = Measurements(np.array([99]), accuracy)
+    checks = get("cafed:fig3").judge(m, "full")
+    assert judges.decide(checks) == "reproduced"
+    gain_check = next(c for c in checks if "paper's" in c.claim)
+    assert gain_check.measured == pytest.approx(1.2, abs=0.2)
+    trend = checks[-1]
+    assert trend.role == "secondary" and trend.holds  # −(−2) < −4 < −10: decreasing
+    # More available losing at level 0 contradicts (a).
+    accuracy["gd=0/more_available"] = accuracy["gd=0/unbiased"] - 0.05
+    assert judges.decide(get("cafed:fig3").judge(m, "full")) == "contradicted"

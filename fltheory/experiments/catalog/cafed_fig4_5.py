@@ -68,9 +68,9 @@ register(
                 "paper",
                 "cafed:fig1b's setup, T = 50, warmed π̂, λ̂",
                 MNIST,
-                requires=("warmed_estimators", "level_sweep"),
+                requires=("warmed_estimators",),
             ),
-            "authors": authors_setup(MNIST, "warmed_estimators", "level_sweep"),
+            "authors": authors_setup(MNIST, "warmed_estimators"),
         },
         panels=(Panel("final_accuracy", "accuracy", "accuracy after T = 50 vs t′"),),
     )
