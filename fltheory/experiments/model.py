@@ -45,8 +45,7 @@ FEATURES: dict[str, str] = {
     "infocom_data": "the INFOCOM binary-synthetic and swapped-label MNIST data [C.10]",
     "f3ast_code_variant": "the authors' F3AST variant (oracle pi, no memory) [C.11]",
     "warmed_estimators": "estimators warmed by t' observations of each chain [C.12]",
-    "clustered_availability": "clustered availability with the Fig. 5 presets, cluster-level "
-    "data heterogeneity and per-round activity rasters [C.13]",
+    "cluster_data": "a cluster-level data heterogeneity generator (Fig. 5 setting b) [C.13]",
     "cifar10": "CIFAR-10 data (--data-dir) and the 2-conv network; GPU for full mode [C.14]",
     "authors_logging": "the authors' evaluation schedule and metrics (time-average over logged "
     "points, max, second-half sd) [C.15]",

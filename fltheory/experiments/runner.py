@@ -135,6 +135,16 @@ def panel_rows(panel: Panel, m: Measurements) -> list[list[Any]]:
             for group, rate in exclusion_by_group(m, label).items():
                 rows.append([label, group, f"{rate:.6f}"])
         return rows
+    if panel.kind == "raster":
+        # Seed 0 of every CA-Fed run: 0 inactive, 1 active but left out, 2 included.
+        rows = [["algorithm", "client", "round", "state"]]
+        if m.active is None:
+            return rows
+        for label in [k for k in m.included if k.split("/")[-1] == "ca_fed"]:
+            state = m.active[0].astype(int) + (m.active[0] & m.included[label][0])
+            for t, k in np.ndindex(state.shape):
+                rows.append([label, k, t + 1, int(state[t, k])])
+        return rows
     if panel.kind == "group_shares":
         rows = [["algorithm", "group", "share", "alpha_share"]]
         if m.alpha is None:
@@ -156,7 +166,21 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
     fig = Figure(figsize=(7.5, 4.5), layout="constrained")
     ax = fig.subplots()
     header, body = rows[0], rows[1:]
-    if panel.kind == "accuracy":
+    if panel.kind == "raster":
+        fig.clear()
+        labels = list(dict.fromkeys(r[0] for r in body)) or ["(no CA-Fed run)"]
+        axes = np.atleast_1d(fig.subplots(1, len(labels)))
+        for sub, label in zip(axes, labels, strict=True):
+            cells = np.array([r[1:] for r in body if r[0] == label], dtype=int).reshape(-1, 3)
+            image = np.zeros((cells[:, 0].max() + 1, cells[:, 1].max()) if cells.size else (1, 1))
+            if cells.size:
+                image[cells[:, 0], cells[:, 1] - 1] = cells[:, 2]
+            sub.imshow(image, aspect="auto", cmap="gray_r", vmin=0, vmax=2, interpolation="none")
+            sub.set_xlabel("round")
+            sub.set_ylabel("client")
+            sub.set_title(f"{label}\nwhite inactive, grey left out, black included", fontsize=8)
+        fig.suptitle(title, fontsize=9)
+    elif panel.kind == "accuracy":
         for label in dict.fromkeys(r[0] for r in body):
             pts = [r for r in body if r[0] == label]
             t = np.array([r[1] for r in pts], dtype=float)
@@ -180,9 +204,10 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
             ax.scatter(x, [alpha[g] for g in groups], marker="_", s=600, c="k", label="α share")
         ax.set_xticks(x, [g.replace(", ", ",\n") for g in groups], fontsize=8)
         ax.set_ylabel(header[2].replace("_", " "))
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title(title, fontsize=9)
+    if panel.kind != "raster":
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        ax.set_title(title, fontsize=9)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
     return buffer.getvalue()
@@ -235,7 +260,7 @@ def run_experiment(
         )
         parts.append((tag, measurements_of(report)))
     seconds = time.perf_counter() - start
-    m = parts[0][1] if len(parts) == 1 else merge(parts)
+    m = merge(parts) if isinstance(config, list) else parts[0][1]
     assert experiment.judge is not None  # check_runnable refused it otherwise
     checks = experiment.judge(m, mode)
     record = {

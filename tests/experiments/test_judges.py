@@ -195,3 +195,40 @@ def test_fig3_judge_on_a_planted_sweep():
     # More available losing at level 0 contradicts (a).
     accuracy["gd=0/more_available"] = accuracy["gd=0/unbiased"] - 0.05
     assert judges.decide(get("cafed:fig3").judge(m, "full")) == "contradicted"
+
+
+def _clustered(excluded_clusters: tuple[int, ...], seeds: int = 4) -> Measurements:
+    """10 clusters of 2 clients, everyone active every round; CA-Fed leaves out the clients of
+    ``excluded_clusters`` in every round (and nobody else)."""
+    active = np.ones((seeds, 6, 20), dtype=bool)
+    included = active.copy()
+    for c in excluded_clusters:
+        included[..., 2 * c : 2 * c + 2] = False
+    included[1:, 0, 0] = False  # a little seed-to-seed variation
+    groups = {f"cluster {c}": np.arange(20) // 2 == c for c in range(10)}
+    return Measurements(
+        np.array([5]),
+        {"a/ca_fed": np.zeros((seeds, 1))},
+        included={"a/ca_fed": included},
+        active=active,
+        groups=groups,
+    )
+
+
+def test_fig5_judge_and_raster_on_planted_exclusions():
+    from fltheory.experiments.catalog.cafed_fig5 import cluster_exclusion
+    from fltheory.experiments.model import Panel
+    from fltheory.experiments.runner import panel_rows
+
+    judge = get("cafed:fig5a-c").judge
+    m = _clustered((6, 7, 8, 9))
+    x = cluster_exclusion(m, "a/ca_fed")
+    assert x[0].tolist() == [0.0] * 6 + [1.0] * 4
+    checks = judge(m, "full")
+    assert checks[0].holds and checks[1].holds  # direction, then x_c thresholds of (a)
+    assert judges.decide(checks) == "reproduced"
+    assert judges.decide(judge(_clustered((0, 1)), "full")) == "contradicted"
+    rows = panel_rows(Panel("raster", "raster", ""), m)
+    assert rows[0] == ["algorithm", "client", "round", "state"] and len(rows) == 1 + 6 * 20
+    states = {(r[1], r[2]): r[3] for r in rows[1:]}
+    assert states[(12, 1)] == 1 and states[(0, 1)] == 2  # cluster 6 left out, cluster 0 in

@@ -50,7 +50,7 @@ def test_list_table(capsys):
         (["reproduce", "cafed:fig1a", "--setup", "code"], "no setup 'code'"),
         (["reproduce", "cafed:fig1a", "--setup", "authors"], "cannot run yet: needs local epochs"),
         (["reproduce", "cafed:fig1c", "--full"], "needs CIFAR-10"),
-        (["reproduce", "cafed:fig5d"], "clustered availability"),
+        (["reproduce", "cafed:fig4b"], "estimators warmed by t"),
         (["reproduce", "cafed:fig1b", "--seeds", "1"], "--seeds must be >= 2"),
     ],
 )
