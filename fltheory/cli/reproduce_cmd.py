@@ -31,7 +31,7 @@ def _listing() -> list[dict[str, Any]]:
                 "id": e.id,
                 "title": e.title,
                 "source": e.source.to_dict(),
-                "setups": {s: e.status(s) for s in SETUPS if s in e.setups},
+                "setups": {s: e.status(s) for s in (*SETUPS, *e.setups) if s in e.setups},
                 "requires": {s: list(e.setups[s].requires) for s in e.setups},
                 "numbers": len(e.numbers),
                 "lost_numbers": sum(n.value is None for n in e.numbers),
@@ -60,7 +60,7 @@ def _short(status: str, keep: int = 2) -> str:
 
 def _print_listing(rows: list[dict[str, Any]]) -> None:
     table = Table(title="experiments (fltheory reproduce ID --setup S [--quick|--full])")
-    for name in ("id", "paper", "figure", "setup paper", "setup authors"):
+    for name in ("id", "paper", "figure", "setup paper", "setup authors", "other setups"):
         table.add_column(name, overflow="fold")
     for r in rows:
         src = r["source"]
@@ -70,6 +70,11 @@ def _print_listing(rows: list[dict[str, Any]]) -> None:
             src["figure"],
             _short(r["setups"].get("paper", "—")),
             _short(r["setups"].get("authors", "—")),
+            "; ".join(
+                f"{name}: {_short(status)}"
+                for name, status in r["setups"].items()
+                if name not in ("paper", "authors")
+            ),
         )
     console().print(table)
 

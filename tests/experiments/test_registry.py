@@ -27,7 +27,7 @@ ISSUE_IDS = (
     "cafed-infocom:fig2 cafed-infocom:fig3 cafed-infocom:table1"
 ).split()
 #: At least these run today (issue 12's foundation).
-RUNNABLE_NOW = {
+RUNNABLE_NOW = {("cafed:fig1a", "paper-table2")} | {
     (experiment_id, "paper")
     for experiment_id in (
         "cafed:fig1a",
@@ -59,7 +59,7 @@ def test_source_and_paper_data(experiment_id):
     for n in e.numbers:
         # A lost number says what survives instead.
         assert n.value is not None or n.note, (experiment_id, n.name)
-    assert set(e.setups) == set(SETUPS)
+    assert set(e.setups) >= set(SETUPS)
     for spec in e.setups.values():
         assert all(r in FEATURES for r in spec.requires)
 

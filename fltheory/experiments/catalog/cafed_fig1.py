@@ -19,6 +19,7 @@ from fltheory.experiments import judges
 from fltheory.experiments.catalog.common import (
     FIG1D_GROUPS,
     PAPER_AVAILABILITY,
+    TABLE2,
     authors_setup,
     fig1_judge,
     ton,
@@ -80,7 +81,12 @@ def _algorithms(names: tuple[str, ...], rates: dict[str, tuple[float, float]] | 
     return out
 
 
-def fig1a_config(rounds: int, names: tuple[str, ...], eval_every: int) -> dict[str, Any]:
+def fig1a_config(
+    rounds: int,
+    names: tuple[str, ...],
+    eval_every: int,
+    rates: dict[str, tuple[float, float]] = FIG1A_RATES,
+) -> dict[str, Any]:
     """The ``paper`` setup of Fig. 1(a): LEAF Synthetic(0.5, 0.5), N = 100, Section V-A."""
     return {
         "name": "cafed-fig1a-paper",
@@ -103,7 +109,7 @@ def fig1a_config(rounds: int, names: tuple[str, ...], eval_every: int) -> dict[s
             "alpha": "samples",
         },
         "availability": {**PAPER_AVAILABILITY, "split": "random"},
-        "algorithms": _algorithms(names, FIG1A_RATES),
+        "algorithms": _algorithms(names, rates),
     }
 
 
@@ -182,6 +188,15 @@ register(
         claims=FIG1_CLAIMS,
         setups={
             "paper": FIG1A_PAPER,
+            "paper-table2": SetupSpec(
+                "paper-table2",
+                "as paper, with Table II's Synthetic rates (P2:1572-1575) for every algorithm",
+                FIG1A_PAPER.data,
+                configs={
+                    "quick": lambda: fig1a_config(100, QUICK_1A, 10, TABLE2["synthetic"]),
+                    "full": lambda: fig1a_config(200, ALL, 5, TABLE2["synthetic"]),
+                },
+            ),
             "authors": authors_setup(
                 "authors' LEAF generator, seed-42 replica, N = 100",
                 "authors_population",
