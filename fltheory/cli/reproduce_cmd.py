@@ -60,13 +60,13 @@ def _short(status: str, keep: int = 2) -> str:
 
 def _print_listing(rows: list[dict[str, Any]]) -> None:
     table = Table(title="experiments (fltheory reproduce ID --setup S [--quick|--full])")
-    for name in ("id", "paper", "figure", "setup paper", "setup authors", "other setups"):
+    table.add_column("id", no_wrap=True)
+    for name in ("figure", "setup paper", "setup authors", "other setups"):
         table.add_column(name, overflow="fold")
     for r in rows:
         src = r["source"]
         table.add_row(
             r["id"],
-            "ToN" if "ToN" in src["paper"] else "INFOCOM",
             src["figure"],
             _short(r["setups"].get("paper", "—")),
             _short(r["setups"].get("authors", "—")),

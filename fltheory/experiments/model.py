@@ -51,7 +51,6 @@ FEATURES: dict[str, str] = {
     "points, max, second-half sd) [C.15]",
     "torch_default_init": "PyTorch default initialisation of the linear models [C.16]",
     "kappa_sweep": "kappa2 sweeps with per-T argmax from one run set [C.17]",
-    "estimator_study": "a pure Markov-chain estimator study (no training) [C.12]",
     "grid_search": "seeded learning-rate grid search with tuning seeds disjoint from evaluation "
     "seeds (App. G) [table2]",
 }
@@ -112,7 +111,8 @@ class Source:
 
 @dataclass(frozen=True)
 class Panel:
-    """One plotted panel. ``kind``: ``accuracy`` (test accuracy vs round, mean ± sd over seeds),
+    """One plotted panel. ``kind``: ``accuracy`` (test accuracy vs round, mean ± sd over seeds;
+    ``curve`` the same for another quantity, log-x, named by ``title``),
     ``group_shares`` (share of cumulative weight per client group vs α's share) or
     ``group_exclusion`` (rate at which active clients of each group are left out)."""
 
@@ -137,6 +137,9 @@ class SetupSpec:
     data: str
     requires: tuple[str, ...] = ()
     configs: Mapping[str, Callable[[], Config]] = field(default_factory=dict)
+    #: mode → measure(seeds): experiments that run no federated training (e.g. an estimator
+    #: study) produce their :class:`Measurements` directly.
+    measure: Mapping[str, Callable[[int], "Measurements"]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = [r for r in self.requires if r not in FEATURES]
@@ -144,7 +147,7 @@ class SetupSpec:
             raise ValueError(f"unknown simulator feature(s) {unknown} in setup {self.name!r}")
 
     def runnable(self, mode: str) -> bool:
-        return not self.requires and mode in self.configs
+        return not self.requires and (mode in self.configs or mode in self.measure)
 
 
 @dataclass(frozen=True)
@@ -247,7 +250,7 @@ class Experiment:
         """Why ``setup`` in ``mode`` cannot run yet (empty: it can)."""
         spec = self.setup(setup)
         why = [FEATURES[r] for r in spec.requires]
-        if not why and mode not in spec.configs:
+        if not why and not spec.runnable(mode):
             why.append(f"no {mode} configuration yet")
         if not why and self.judge is None:
             why.append("no judge yet")

@@ -104,14 +104,14 @@ def merge(parts: list[tuple[str, Measurements]]) -> Measurements:
     )
 
 
-def _measured(m: Measurements) -> dict[str, Any]:
+def _measured(m: Measurements, prefix: str = "acc") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for label, acc in m.accuracy.items():
         end = m.final(label)
         entry: dict[str, Any] = {
-            "acc_end_mean": round(float(end.mean()), 5),
-            "acc_end_sd": round(float(end.std(ddof=1)) if end.size > 1 else 0.0, 5),
-            "acc_time_average": round(float(acc.mean()), 5),
+            f"{prefix}_end_mean": round(float(end.mean()), 5),
+            f"{prefix}_end_sd": round(float(end.std(ddof=1)) if end.size > 1 else 0.0, 5),
+            f"{prefix}_time_average": round(float(acc.mean()), 5),
         }
         if m.active is not None and label in m.included:
             entry["participants_over_active"] = round(participation(m, label), 4)
@@ -122,8 +122,9 @@ def _measured(m: Measurements) -> dict[str, Any]:
 
 def panel_rows(panel: Panel, m: Measurements) -> list[list[Any]]:
     """The CSV rows (header first) of one panel."""
-    if panel.kind == "accuracy":
-        rows: list[list[Any]] = [["algorithm", "round", "accuracy_mean", "accuracy_sd", "seeds"]]
+    if panel.kind in ("accuracy", "curve"):
+        name = "accuracy" if panel.kind == "accuracy" else "value"
+        rows: list[list[Any]] = [["algorithm", "round", f"{name}_mean", f"{name}_sd", "seeds"]]
         for label, acc in m.accuracy.items():
             mean, sd = acc.mean(axis=0), acc.std(axis=0)
             for t, a, s in zip(m.eval_rounds + 1, mean, sd, strict=True):
@@ -180,7 +181,7 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
             sub.set_ylabel("client")
             sub.set_title(f"{label}\nwhite inactive, grey left out, black included", fontsize=8)
         fig.suptitle(title, fontsize=9)
-    elif panel.kind == "accuracy":
+    elif panel.kind in ("accuracy", "curve"):
         for label in dict.fromkeys(r[0] for r in body):
             pts = [r for r in body if r[0] == label]
             t = np.array([r[1] for r in pts], dtype=float)
@@ -190,6 +191,10 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
             ax.fill_between(t, mean - sd, mean + sd, color=line.get_color(), alpha=0.2)
         ax.set_xlabel("communication round t")
         ax.set_ylabel("test accuracy (α-weighted, mean ± sd over seeds)")
+        if panel.kind == "curve":
+            ax.set_xscale("log")
+            ax.set_xlabel("observations t′")
+            ax.set_ylabel(f"{panel.title} (mean ± sd over replications)")
     else:
         labels = list(dict.fromkeys(r[0] for r in body))
         groups = list(dict.fromkeys(r[1] for r in body))
@@ -250,17 +255,22 @@ def run_experiment(
         raise InputError(f"--seeds must be >= 2 (a verdict pairs seeds), got {seeds}")
     spec = experiment.setup(setup)
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
-    config = spec.configs[mode]()
-    sweep = config if isinstance(config, list) else [("", config)]
     start = time.perf_counter()
-    parts = []
-    for tag, tables in sweep:
-        report = simulate(
-            tables, seeds=n_seeds, device=device, threads=1, progress=_tagged(progress, tag)
-        )
-        parts.append((tag, measurements_of(report)))
+    config: Any
+    if mode in spec.measure:
+        config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
+        m = spec.measure[mode](n_seeds)
+    else:
+        config = spec.configs[mode]()
+        sweep = config if isinstance(config, list) else [("", config)]
+        parts = []
+        for tag, tables in sweep:
+            report = simulate(
+                tables, seeds=n_seeds, device=device, threads=1, progress=_tagged(progress, tag)
+            )
+            parts.append((tag, measurements_of(report)))
+        m = merge(parts) if isinstance(config, list) else parts[0][1]
     seconds = time.perf_counter() - start
-    m = merge(parts) if isinstance(config, list) else parts[0][1]
     assert experiment.judge is not None  # check_runnable refused it otherwise
     checks = experiment.judge(m, mode)
     record = {
@@ -270,7 +280,7 @@ def run_experiment(
         "mode": mode,
         "verdict": decide(checks),
         "paper": experiment.paper_record(),
-        "measured": _measured(m),
+        "measured": _measured(m, "value" if mode in spec.measure else "acc"),
         "checks": [c.to_dict() for c in checks],
         "data": spec.data,
         "seeds": n_seeds,

@@ -232,3 +232,29 @@ def test_fig5_judge_and_raster_on_planted_exclusions():
     assert rows[0] == ["algorithm", "client", "round", "state"] and len(rows) == 1 + 6 * 20
     states = {(r[1], r[2]): r[3] for r in rows[1:]}
     assert states[(12, 1)] == 1 and states[(0, 1)] == 2  # cluster 6 left out, cluster 0 in
+
+
+def test_fig4a_errors_match_the_chains_clt_and_the_judge_reads_them():
+    # At t′ = 10^4 the π error of client k is |mean of a stationary two-state chain − π_k|,
+    # whose sd is sqrt(π(1 − π)(1 + λ)/((1 − λ) t)) (CLT for a Markov chain); E|N(0, s²)| =
+    # s·sqrt(2/π). The mean over clients and 30 replications must match within 15 %.
+    from fltheory.experiments.catalog.cafed_fig4 import estimation_errors
+    from fltheory.sim.config.loader import build_availability
+    from fltheory.sim.registries import AvailabilityContext
+
+    t = 10_000
+    m = estimation_errors(30, (100, t))
+    process, _ = build_availability(
+        {"kind": "ca_fed", "g": 0.4, "nu": 0.9, "eps": 1e-2, "split": "random"},
+        AvailabilityContext(100, 0),
+    )
+    pi, lam = np.asarray(process.pi), np.asarray(process.lambda2)
+    sd = np.sqrt(pi * (1 - pi) * (1 + lam) / ((1 - lam) * t))
+    expected = float((sd * np.sqrt(2 / np.pi)).mean())
+    assert m.accuracy["pi_error"][:, 1].mean() == pytest.approx(expected, rel=0.15)
+    judge = get("cafed:fig4a").judge
+    checks = judge(m, "full")
+    assert checks[0].holds and checks[1].holds and checks[2].holds
+    # An error growing with t′ contradicts the claim.
+    flipped = Measurements(m.eval_rounds, {k: v[:, ::-1] for k, v in m.accuracy.items()})
+    assert judges.decide(judge(flipped, "full")) == "contradicted"
