@@ -18,7 +18,7 @@ Verdict (:func:`decide`): ``contradicted`` when a primary check establishes the 
 (True, 'reproduced')
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,20 +50,26 @@ def beats_all(
     paper: dict[str, Any] | None = None,
     at_round: int | None = None,
     role: str = "primary",
+    metric: tuple[str, Callable[[str], np.ndarray]] | None = None,
 ) -> list[Check]:
     """One check per ``other``: acc_end(winner) − acc_end(other) > 0 over the paired seeds
-    (or the accuracy at ``at_round``), Holm-adjusted across ``others``.
+    (or the accuracy at ``at_round``, or ``metric`` = (description, label → per-seed values)),
+    Holm-adjusted across ``others``.
 
     ``paper[other]`` is the paper's number for that difference (pp), when it gives one.
     """
     confidence = CONFIDENCE[mode]
     alpha = 1 - confidence
     value = (lambda k: m.final(k)) if at_round is None else (lambda k: m.at_round(k, at_round))
+    if metric is not None:
+        value = metric[1]
     intervals = [
         paired_difference(PP * value(winner), PP * value(o), confidence=confidence) for o in others
     ]
     adjusted = holm([iv.p_value for iv in intervals]) if intervals else np.array([])
     when = "at the end" if at_round is None else f"at round {at_round}"
+    if metric is not None:
+        when = metric[0]
     checks = []
     for other, iv, p in zip(others, intervals, adjusted, strict=True):
         significant = bool(p < alpha)
