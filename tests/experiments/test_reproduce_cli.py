@@ -103,3 +103,31 @@ def test_quick_fig1b_end_to_end(capsys, tmp_path):
     # A complete result is kept unless --overwrite is given.
     assert main(argv) == 2
     assert "already holds a complete result" in _one_line_error(capsys)
+
+
+def _runnable_quick() -> list[tuple[str, str]]:
+    from fltheory.experiments.model import all_experiments
+
+    return [
+        (e.id, name) for e in all_experiments() for name in e.setups if not e.missing(name, "quick")
+    ]
+
+
+def test_estimator_study_runs_end_to_end_in_the_default_suite(capsys, tmp_path):
+    out = tmp_path / "fig4a"
+    assert main(["reproduce", "cafed:fig4a", "--seeds", "3", "--out", str(out), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verdict"] == "reproduced" and record["config"]["measure"].endswith("<lambda>")
+    assert set(record["measured"]) == {"pi_error", "lambda_error"}
+    assert is_complete(out) and (out / "error.png").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("experiment_id", "setup"), _runnable_quick())
+def test_every_runnable_id_runs_quick(capsys, tmp_path, experiment_id, setup):
+    out = tmp_path / "r"
+    argv = ["reproduce", experiment_id, "--setup", setup, "--seeds", "2", "--out", str(out)]
+    assert main([*argv, "--json"]) == 0, capsys.readouterr().err
+    record = json.loads(capsys.readouterr().out)
+    assert record["id"] == experiment_id and record["setup"] == setup
+    assert record["checks"] and is_complete(out)

@@ -79,32 +79,41 @@ def fig5_config(
     }
 
 
-def cluster_exclusion(m: Measurements, label: str) -> np.ndarray:
-    """(seeds, 10): per seed and cluster, the share of active client-rounds ``label`` left out
-    (NaN where the cluster was never active)."""
+def cluster_counts(m: Measurements, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """(left out, active) client-rounds per seed and cluster, each (seeds, 10)."""
     assert m.active is not None
     active = m.active.astype(bool)
     left_out = active & ~m.included[label].astype(bool)
-    out = np.full((m.seeds, 10), np.nan)
-    for c in range(10):
-        mask = m.groups[f"cluster {c}"]
-        seen = active[..., mask].sum(axis=(1, 2))
-        out[:, c] = np.where(
-            seen > 0, left_out[..., mask].sum(axis=(1, 2)) / np.maximum(seen, 1), np.nan
-        )
-    return out
+    masks = [m.groups[f"cluster {c}"] for c in range(10)]
+    left = np.stack([left_out[..., k].sum(axis=(1, 2)) for k in masks], axis=1)
+    seen = np.stack([active[..., k].sum(axis=(1, 2)) for k in masks], axis=1)
+    return left, seen
+
+
+def _rate(left: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """left / seen, NaN where nothing was seen."""
+    out = np.full(np.shape(left), np.nan)
+    return np.divide(left, seen, out=out, where=np.asarray(seen) > 0)
+
+
+def cluster_exclusion(m: Measurements, label: str) -> np.ndarray:
+    """(seeds, 10): per seed and cluster, the share of active client-rounds ``label`` left out
+    (NaN where the cluster was never active)."""
+    return _rate(*cluster_counts(m, label))
 
 
 def fig5ac_judge(m: Measurements, mode: str) -> list[Check]:
     """Fig. 5a-c per data setting run: CA-Fed leaves out the correlated clusters 6-9 more than
-    clusters 0-5 (paired over seeds); in full mode, setting (a) also needs x_c >= 0.8 for
+    clusters 0-5 (per seed, pooled over the clusters' active client-rounds; paired over seeds);
+    in full mode, setting (a) also needs x_c >= 0.8 for
     c in 6..9 and <= 0.2 for 0..5 (means), setting (c) some correlated cluster partially
     included (0.2 < x_c < 0.8). Per-cluster rates are reported."""
     checks: list[Check] = []
     for label in [k for k in m.included if k.split("/")[-1] == "ca_fed"]:
         setting = label.split("/")[0] if "/" in label else "a"
-        x = cluster_exclusion(m, label)
-        corr, avail = np.nanmean(x[:, CORRELATED], axis=1), np.nanmean(x[:, AVAILABLE], axis=1)
+        left, seen = cluster_counts(m, label)
+        corr = _rate(left[:, CORRELATED].sum(axis=1), seen[:, CORRELATED].sum(axis=1))
+        avail = _rate(left[:, AVAILABLE].sum(axis=1), seen[:, AVAILABLE].sum(axis=1))
         keep = np.isfinite(corr) & np.isfinite(avail)
         iv = paired_difference(corr[keep], avail[keep], confidence=judges.CONFIDENCE[mode])
         checks.append(
@@ -118,7 +127,7 @@ def fig5ac_judge(m: Measurements, mode: str) -> list[Check]:
                 where="P2:353",
             )
         )
-        means = np.nanmean(x, axis=0)
+        means = _rate(left.sum(axis=0), seen.sum(axis=0))  # pooled over seeds
         rates = {f"cluster {c}": judges._round(v) for c, v in enumerate(means)}
         if mode == "full" and setting == "a":
             checks.append(
