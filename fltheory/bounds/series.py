@@ -181,7 +181,7 @@ def _negative_stretch(
 
     Applies to η_t = c·t^(−a) (no explicit head, a > ½), T_P = 0, t_K = ⌊1/K⌋ > shortcut_min
     and β = 1 − 1/(e·c_λ) − K ≥ K with c_λ = ln(1/λ)/K. For t ≤ t_K, ln(Kt) ≤ 0, so J_t = 0 and
-    Σ_{t≤t_K} ln(Kt)c²t^(−2a) = c²[ln K·(ζ(2a) − ζ(2a, t_K+1)) − Σ_{t≤t_K} ln t·t^(−2a)]
+    Σ_{t≤t_K} ln(Kt)c²t^(−2a) = c²[ln K·(ζ(2a) − ζ(2a, t_K+1)) + Σ_{t≤t_K} ln t·t^(−2a)]
     (Hurwitz ζ and its derivative). For t > t_K every term is ≥ 0 and, as J_t ≤ ln(Kt)/ln(1/λ)
     + 1 and ln(x)/x ≤ 1/e, t − J_t ≥ βt ≥ 1: the term is at most ln(Kt)c²(βt)^(−2a); f(x) =
     ln(Kx)x^(−2a) is unimodal on [1/K, ∞), so their sum is at most c²β^(−2a)(∫f + max f) =

@@ -132,7 +132,9 @@ def unbiased_weights(alpha: object, pi: object, keep: object = None, Q: object =
     needed = mask & (alpha_arr > 0.0)
     if np.any(needed & (pi_arr == 0.0)):
         raise InputError("unbiased weights α/π are undefined where π_k = 0 < α_k; give q")
-    ratio = np.where(needed, alpha_arr / np.where(needed, pi_arr, 1.0), 0.0)
+    # α_k·(π_min/π_k) ∝ α_k/π_k without overflow when some π_k is tiny (e.g. subnormal)
+    pi_min = float(np.min(pi_arr[needed])) if np.any(needed) else 1.0
+    ratio = np.where(needed, alpha_arr * (pi_min / np.where(needed, pi_arr, 1.0)), 0.0)
     total = float(ratio.sum())
     if total <= 0.0:
         raise InputError("the kept clients all have alpha = 0: no unbiased weights exist")

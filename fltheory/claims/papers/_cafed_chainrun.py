@@ -34,22 +34,31 @@ from fltheory.claims.papers import _cafed_quadratic as cq
 from fltheory.claims.space import Instance, Integer, Real, Simplex
 from fltheory.errors import NumericalError
 
-#: ℓ = ln(1/λ(P)) ranges over [10^LOG_ELL_MIN, ln 2].
-LOG_ELL_MIN = -4.0
+#: ℓ = ln(1/λ(P)) ranges over [10^LOG_ELL_MIN, ln 2] (λ̄₂ up to 1 − 2·10⁻¹⁰; closer to 1 the
+#: library's −ln((1 + λ̄₂)/2) loses more than 10⁻⁶ of ℓ to rounding).
+LOG_ELL_MIN = -10.0
+#: log10 range of the energy scale L·r² (2C_PH spans ~10⁻¹⁰…10⁷).
+LOG_ENERGY = (-10.0, 6.0)
+#: The series of eq. 179 is a closed form plus a bound when 1/(2C_PH) exceeds this (the
+#: library's SHORTCUT_MIN + 1, see fltheory.bounds.series._negative_stretch).
+CLOSED_FORM_MIN = 2.0**16 + 1.0
 #: Instances whose series need more terms than this are declined (NumericalError, skipped).
-MAX_SERIES_TERMS = 2**17
+MAX_SERIES_TERMS = 2**18
 #: Radius slack of W around the ball holding u_k and w₀ (Assumption 2: interior points).
 W_SLACK = 1.001
 
 
-def chain_params(n: tuple[int, int] = (1, 3), T: tuple[int, int] = (1, 64)) -> list[Any]:
-    """The instance space of a run (see the module docstring)."""
+def chain_params(
+    n: tuple[int, int] = (1, 3), T: tuple[int, int] = (1, 64), focus: bool = False
+) -> list[Any]:
+    """The instance space of a run (see the module docstring); ``focus``: ln(1/λ) always tied
+    to 2C_PH (rel = 1, lc ∈ (0, ½]), the regime where φ of eq. 179 is most negative."""
     return [
         Integer("n", *n),
         Integer("d", 1, 2),
         # η₁ = 10^leta and L = feta/(2η₁(1 + 2EQ)) (η₁ = feta × the eq. 12 cap)
         Real("leta", -4.0, 0.5, special=(0.0,)),
-        Real("le", -4.0, 6.0, special=(-3.0, 0.0)),  # log10 of L·r² (the energy scale)
+        Real("le", *LOG_ENERGY, special=(-3.0, 0.0)),  # log10 of L·r² (the energy scale)
         Real("lk", 0.0, 6.0, size="n", closed=(True, True), special=(0.0,)),  # log10 L/h_k
         Real("ua", -1.0, 1.0, size="n", special=(0.0,)),
         Real("ub", -1.0, 1.0, size="n", special=(0.0,)),
@@ -60,9 +69,9 @@ def chain_params(n: tuple[int, int] = (1, 3), T: tuple[int, int] = (1, 64)) -> l
         # ln(1/λ) either absolute (rel = 0: 10^lell) or relative to 2C_PH/e, the scale below
         # which J_t = t for a stretch of rounds (rel = 1: 10^lc·2C_PH/e, clipped to
         # [10^LOG_ELL_MIN, ln 2]); φ of eq. 179 is most negative just above lc = 0
-        Integer("rel", 0, 1),
+        Integer("rel", 1 if focus else 0, 1),
         Real("lell", LOG_ELL_MIN, math.log10(math.log(2.0)), closed=(True, True)),
-        Real("lc", 0.0, 2.0, special=(0.1, 0.3)),
+        Real("lc", 0.0, 0.5 if focus else 2.0, special=(0.1, 0.3)),
         Integer("neg", 0, 1),
         Real("lfr", -1.0, 1.0, size="n", closed=(True, True), special=(0.0, 1.0)),
         Real("lq", -3.0, 3.0, size="n", special=(0.0,)),
@@ -76,13 +85,29 @@ def chain_params(n: tuple[int, int] = (1, 3), T: tuple[int, int] = (1, 64)) -> l
 
 #: A small valid instance (doctests and unit tests).
 BASE_INSTANCE: Instance = {
-    "n": 2, "d": 1, "leta": -1.0, "le": 0.0, "lk": np.array([0.0, 0.3]),
-    "ua": np.array([0.5, -0.5]), "ub": np.zeros(2), "wa": 0.9, "wb": 0.0,
-    "alpha": np.array([0.5, 0.5]), "pi": np.array([0.5, 0.8]), "rel": 0, "lell": -1.0,
-    "lc": 0.0, "neg": 0,
-    "lfr": np.array([1.0, 0.5]), "lq": np.zeros(2), "sg": np.array([0.1, 0.0]), "E": 2,
-    "feta": 1.0, "a": 1.0, "T": 5,
-}  # fmt: skip
+    "n": 2,
+    "d": 1,
+    "leta": -1.0,
+    "le": 0.0,
+    "lk": np.array([0.0, 0.3]),
+    "ua": np.array([0.5, -0.5]),
+    "ub": np.zeros(2),
+    "wa": 0.9,
+    "wb": 0.0,
+    "alpha": np.array([0.5, 0.5]),
+    "pi": np.array([0.5, 0.8]),
+    "rel": 0,
+    "lell": -1.0,
+    "lc": 0.0,
+    "neg": 0,
+    "lfr": np.array([1.0, 0.5]),
+    "lq": np.zeros(2),
+    "sg": np.array([0.1, 0.0]),
+    "E": 2,
+    "feta": 1.0,
+    "a": 1.0,
+    "T": 5,
+}
 
 
 @dataclass
@@ -158,7 +183,14 @@ class ChainRun:
 
     @cached_property
     def ell(self) -> float:
-        """ln(1/λ(P)) of the slowest client (λ̄₂ = 2e^(−ℓ) − 1): 10^lell, or (rel = 1)
+        """ln(1/λ(P)) = −ln(1 + (λ̄₂ − 1)/2) of the chain actually built (λ̄₂ = max_k |λ₂,ₖ|;
+        log1p keeps it accurate to ~1e-16 relative as λ̄₂ → 1)."""
+        slem = float(np.max(np.abs(self.lambda2)))
+        return -math.log1p((slem - 1.0) / 2.0)
+
+    @cached_property
+    def ell_target(self) -> float:
+        """The intended ln(1/λ(P)) of the slowest client (λ̄₂ = 2e^(−ℓ) − 1): 10^lell, or (rel = 1)
         10^lc·2C_PH/e with C_P of the same clients at λ̄₂ = ½ (C_P depends on the λ₂ only
         through coincidences), clipped to [10^LOG_ELL_MIN, ln 2]."""
         if not int(self.inst.get("rel", 0)):
@@ -178,7 +210,7 @@ class ChainRun:
 
     @cached_property
     def lambda2(self) -> np.ndarray:
-        return self._lambda2_at(2.0 * math.exp(-self.ell) - 1.0)
+        return self._lambda2_at(2.0 * math.exp(-self.ell_target) - 1.0)
 
     @property
     def Q(self) -> float:
@@ -245,14 +277,45 @@ class ChainRun:
             raise NumericalError("C_P unknown")
         return math.log(2.0) + log_C_P + math.log(self.constants["H"])
 
+    @property
+    def closed_form(self) -> bool:
+        """Whether the series of eq. 179 is evaluated as a closed form plus a bound (2C_PH =
+        K < 1/CLOSED_FORM_MIN and β = 1 − K/(eℓ) − K ≥ K; see :func:`delayed_series`)."""
+        K = math.exp(self.log_K)
+        beta = 1.0 - K / (math.e * self.ell) - K
+        return -700.0 < self.log_K and 1.0 / K > CLOSED_FORM_MIN and beta >= K and self.a > 0.5
+
     def check_cost(self) -> None:
         """Decline instances whose certified series need more than MAX_SERIES_TERMS terms."""
-        need = max(4.0 / self.ell, math.exp(min(2.0 - self.log_K, 700.0)))
+        if self.closed_form:
+            return
+        need = self.series_cutoff() - self.t_neg
         if need > MAX_SERIES_TERMS:
             raise NumericalError(
                 f"declined: the series of eq. 179 need ~{need:.2g} terms (2C_PH = "
                 f"{math.exp(self.log_K):.2g}, ln(1/λ) = {self.ell:.2g})"
             )
+
+    @property
+    def t_neg(self) -> int:
+        """Largest t with ln(2C_PHt) ≤ 0 (0 when 2C_PH ≥ 1)."""
+        if self.log_K >= 0.0:
+            return 0
+        t = math.floor(math.exp(min(-self.log_K, 700.0)))
+        while t > 1 and self.log_K + math.log(t) > 0.0:  # rounding at the edge
+            t -= 1
+        return t
+
+    def series_cutoff(self) -> int:
+        """n of :func:`delayed_series`: n ≥ 4/ℓ, ln(2C_PHn) ≥ 2 and n/2 ≥ ln(2C_PHn)/ℓ + 1."""
+        log_K, ell = self.log_K, self.ell
+        n = max(self.t_neg + 1, 2**12, math.ceil(math.exp(min(2.0 - log_K, 700.0))))
+        n = max(n, math.ceil(min(4.0 / ell, 1e300)))
+        for _ in range(2000):
+            if n / 2.0 >= (log_K + math.log(n)) / ell + 1.0:
+                return n
+            n *= 2
+        raise NumericalError("no cutoff for the series of eq. 179")
 
     def delays(self, t: np.ndarray) -> np.ndarray:
         """J_t = min{max{⌈ln(2C_PHt)/ln(1/λ)⌉, T_P}, t} (eq. 132), computed here."""
@@ -265,10 +328,17 @@ class ChainRun:
 
         c = self.constants
         return ProblemConstants(
-            L=self.L, mu=float(self.h.min()), Gamma=c["Gamma"], D=c["D"], G=c["G"], H=c["H"],
-            diameter=c["diameter"], sigma=self.sigma, alpha=np.asarray(self.inst["alpha"]),
+            L=self.L,
+            mu=float(self.h.min()),
+            Gamma=c["Gamma"],
+            D=c["D"],
+            G=c["G"],
+            H=c["H"],
+            diameter=c["diameter"],
+            sigma=self.sigma,
+            alpha=np.asarray(self.inst["alpha"]),
             pi=self.pi,
-        )  # fmt: skip
+        )
 
     # --- exact moments -----------------------------------------------------------------------
     def _num(self, x: Any) -> Any:
@@ -283,8 +353,12 @@ class ChainRun:
         sets = cq.active_sets(n)
         member = num([[1.0 if k in s else 0.0 for k in range(n)] for s in sets])  # (M, n)
         conv = cq.to_mp if self.exact else (lambda x: [float(v) for v in x])
-        P = np.array(cq.product_matrix(conv(self.pi), conv(self.lambda2)), dtype=m_dtype(self.exact))
-        rho = np.array(cq.product_matrix(conv(self.pi), conv([0.0] * n))[0], dtype=m_dtype(self.exact))
+        P = np.array(
+            cq.product_matrix(conv(self.pi), conv(self.lambda2)), dtype=m_dtype(self.exact)
+        )
+        rho = np.array(
+            cq.product_matrix(conv(self.pi), conv([0.0] * n))[0], dtype=m_dtype(self.exact)
+        )
         h, q, u, sig2 = num(self.h), num(self.q), num(self.u), num(self.sigma) ** 2
         w0, eta1, etabar = num(self.w0), num(self.eta1), num(self.server_lr)
         p = num(self.pi) * q
@@ -311,7 +385,7 @@ class ChainRun:
             fb.append((p @ h) * (G[:, 0, 0].sum() - 2 * (ew @ w_B) + w_B @ w_B) / 2)
             beta = 1 - eta * h
             b = 1 - beta**self.E
-            nv = eta * eta * sum((beta ** (2 * j) for j in range(self.E)), zero * beta)
+            nv = eta * eta * _geometric(eta * h, self.E, self.exact)
             C = 1 - etabar * (member @ (q * b))  # (M,)
             g = etabar * (member @ ((q * b)[:, None] * u))  # (M, d)
             N = etabar * etabar * (member @ (q * q * sig2 * nv))  # (M,)
@@ -321,9 +395,12 @@ class ChainRun:
             Gx[:, :, 0], Gx[:, :, 1] = g, zero
             new_m = np.einsum("adi,aij->adj", m, Phi) + rho[:, None, None] * Gx
             cross = np.einsum("aji,adj,adk->aik", Phi, m, Gx)
-            new_G = (np.einsum("aji,ajk,akl->ail", Phi, G, Phi) + cross
-                     + np.transpose(cross, (0, 2, 1))
-                     + rho[:, None, None] * np.einsum("adi,adj->aij", Gx, Gx))  # fmt: skip
+            new_G = (
+                np.einsum("aji,ajk,akl->ail", Phi, G, Phi)
+                + cross
+                + np.transpose(cross, (0, 2, 1))
+                + rho[:, None, None] * np.einsum("adi,adj->aij", Gx, Gx)
+            )
             new_G[:, 0, 0] = new_G[:, 0, 0] + rho * N
             m = np.einsum("ab,adj->bdj", P, new_m)
             G = np.einsum("ab,aij->bij", P, new_G)
@@ -332,6 +409,18 @@ class ChainRun:
         ESS = G[:, 1, 1].sum()
         err = (ESS - 2 * total_eta * (ES @ w_B) + total_eta**2 * (w_B @ w_B)) / total_eta**2
         return Moments((p @ h) * err / 2, fk, fb)
+
+
+def _geometric(x: Any, E: int, exact: bool) -> Any:
+    """Σ_{j<E} β^(2j) with β = 1 − x, x ∈ (0, 1): (1 − β^(2E))/(1 − β²) via expm1 and log1p
+    (no cancellation for tiny x), in floats or elementwise in mpmath."""
+    if exact:
+        import mpmath
+
+        return np.array(
+            [-mpmath.expm1(2 * E * mpmath.log1p(-xi)) / (xi * (2 - xi)) for xi in x], dtype=object
+        )
+    return -np.expm1(2 * E * np.log1p(-x)) / (x * (2 - x))
 
 
 def m_dtype(exact: bool) -> Any:
@@ -353,12 +442,14 @@ def _zeta_head(s: float, m: int, log_K: float) -> float:
     return float(log_K * zs - dz)
 
 
-def negative_head(run: ChainRun) -> float:
-    """Σ_{t ≤ 1/K} ln(Kt)·η_t² ≤ 0 (K = 2C_PH): the terms of eq. 179 with J_t = 0 (T_P = 0)."""
+def negative_head(run: ChainRun, terms: int = 2**14) -> float:
+    """Σ_{t ≤ min(1/K, terms)} ln(Kt)·η_t² ≤ 0 (K = 2C_PH): the first terms of eq. 179 with
+    J_t = 0 (T_P = 0), summed directly (a scale for the margins; not a bound)."""
     if run.log_K >= 0.0:
         return 0.0
-    t_neg = int(math.floor(math.exp(min(-run.log_K, 700.0))))
-    return run.eta1**2 * _zeta_head(2.0 * run.a, t_neg, run.log_K)
+    m = min(math.floor(math.exp(min(-run.log_K, 700.0))), terms)
+    t = np.arange(1, m + 1, dtype=float)
+    return run.eta1**2 * float(np.sum((run.log_K + np.log(t)) * t ** (-2.0 * run.a)))
 
 
 def delayed_series(run: ChainRun, kind: str) -> tuple[float, float]:
@@ -370,21 +461,29 @@ def delayed_series(run: ChainRun, kind: str) -> tuple[float, float]:
     Product chains only (T_P = 0). On t ≤ 1/K (K = 2C_PH) J_t = 0: closed form in Hurwitz
     zeta values; then direct terms (math.fsum) up to n; past n, J_t ≤ ln(Kt)/ℓ + 1 ≤ t/2 and
     the terms are below c·ln(Kt)^m·t^(−2a), whose integral bounds the tail.
+
+    When ``run.closed_form`` (K < 2⁻¹⁶, β = 1 − K/(eℓ) − K ≥ K) there are no direct terms: for
+    t > 1/K, J_t ≤ ln(Kt)/ℓ + 1 ≤ Kt/(eℓ) + Kt (ln x ≤ x/e) so t − J_t ≥ βt, and the terms are
+    below c²g(t) with g(x) = ln(Kx)^m·x^(−2a)·(β^(−2a) for "phi"), unimodal on [1/K, ∞): the
+    sum is at most ∫_{1/K}^∞ g + max g, i.e. K^b·m!/b^(m+1) + (m/(2a))^m·e^(−m)·K^(2a)
+    (b = 2a − 1; "000" adds the m = 2 bound divided by ℓ to the m = 1 one).
     """
     if run.chain.T_P != 0:
         raise NumericalError("the independent series needs T_P = 0 (product chains)")
     run.check_cost()
     log_K, ell, a, eta1 = run.log_K, run.ell, run.a, run.eta1
     p = 2.0 * a
-    t_neg = int(math.floor(math.exp(min(-log_K, 700.0)))) if log_K < 0.0 else 0
+    t_neg = run.t_neg
     head = eta1 * eta1 * _zeta_head(p, t_neg, log_K) if kind == "phi" else 0.0
-    n = max(t_neg + 1, 2**12, math.ceil(math.exp(min(2.0 - log_K, 700.0))), math.ceil(4.0 / ell))
-    for _ in range(100):
-        if n / 2.0 >= (log_K + math.log(n)) / ell + 1.0:
-            break
-        n *= 2
-    if n - t_neg > 2 * MAX_SERIES_TERMS:
-        raise NumericalError(f"declined: {n - t_neg:.3g} direct terms")
+    if run.closed_form:
+        K, b = math.exp(log_K), p - 1.0
+        one = K**b / b**2 + K**p / (p * math.e)  # ∫ + max of ln(Kx)·x^(−p)
+        if kind == "phi":
+            beta = 1.0 - K / (math.e * ell) - K
+            return head, eta1 * eta1 * beta**-p * one
+        two = 2.0 * K**b / b**3 + (2.0 / p) ** 2 * math.exp(-2.0) * K**p  # ln(Kx)²·x^(−p)
+        return head, eta1 * eta1 * (two / ell + one)
+    n = run.series_cutoff()
     t = np.arange(t_neg + 1, n + 1, dtype=np.int64)
     J = run.delays(t)
     ln = log_K + np.log(t.astype(float))

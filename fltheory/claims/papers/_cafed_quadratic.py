@@ -1,22 +1,22 @@
 """Quadratic federations for the CA-Fed bound claims (shared helpers; registers no claim).
 
 Everything here is computed from the instance's parameters WITHOUT the code under test: small
-generic linear algebra on Python lists that runs on floats (the fast margins), on
-:class:`fractions.Fraction` (exact margins) or on ``mpmath.mpf`` (high-precision margins).
+generic linear algebra on Python lists that runs on floats (the fast margins; numpy builds the
+float Hessians), on :class:`fractions.Fraction` (exact margins) or on ``mpmath.mpf``
+(high-precision margins).
 
 * :func:`qf` — a quadratic federation F_k(w) = ½(w − u_k)ᵀH_k(w − u_k) (F_k* = 0) with
   H_k = R_k diag(h_k) R_kᵀ, R_k the Cayley rotation of a skew matrix (rational in its
   parameters, so H_k and its eigenvalues h_k are exact rationals of the float parameters);
-* :func:`sign_patterns` / :func:`local_paths` — one round of local SGD (eq. 2) with the
-  batch noise ξ_{k,j} = s·σ_k·v_{k,j}/‖v_{k,j}‖, s = ±1 (mean 0, E‖ξ‖² = σ_k²: Assumption 5
-  with equality), so that every expectation over batches is an exact finite average.
+* :func:`product_matrix` / :func:`stationary` — independent two-state clients (eq. 236) and
+  stationary laws by dense elimination.
 
 >>> from fractions import Fraction
 >>> inst = {"n": 2, "d": 1, "lh1": np.array([0.0, 0.0]), "u1": np.array([0.0, 2.0]),
-...         "alpha": np.array([0.5, 0.5]), "pi": np.array([1.0, 1.0]), "q": np.array([0.9, 0.1])}
+...         "alpha": np.array([0.5, 0.5]), "pi": np.array([1.0, 1.0]), "q": np.array([0.75, 0.25])}
 >>> f = qf(inst, exact=True)
 >>> f.minimizer(f.alpha), f.minimizer(f.p)
-([Fraction(1, 1)], [Fraction(1, 5)])
+([Fraction(1, 1)], [Fraction(1, 2)])
 """
 
 import math
@@ -58,11 +58,6 @@ def matmul(A: Mat, B: Mat) -> Mat:
 
 def transpose(A: Mat) -> Mat:
     return [list(r) for r in zip(*A, strict=True)]
-
-
-def axpy(a: Any, x: Vec, y: Vec) -> Vec:
-    """a·x + y."""
-    return [a * xi + yi for xi, yi in zip(x, y, strict=True)]
 
 
 def sub(x: Vec, y: Vec) -> Vec:
@@ -126,19 +121,6 @@ def to_mp(x: Any) -> Any:
     return mpmath.mpf(float(x)) if not isinstance(x, mpmath.mpf) else x
 
 
-def sqrt(x: Any) -> Any:
-    """√x for floats and mpf (Fractions go through mpmath)."""
-    if isinstance(x, float | int | np.floating):
-        return math.sqrt(x)
-    import mpmath
-
-    return mpmath.sqrt(to_mp(x))
-
-
-def norm(x: Vec) -> Any:
-    return sqrt(dot(x, x))
-
-
 # --- quadratic federations ---------------------------------------------------------------------
 def qf_params(n: tuple[int, int] = (1, N_MAX), d: tuple[int, int] = (1, D_MAX)) -> list[Any]:
     """Parameters of a quadratic federation: sizes, log-eigenvalues lh1..lh3, Cayley
@@ -195,8 +177,10 @@ class QF:
 
     def minimizer(self, weights: Vec) -> Vec:
         A = self.hessian(weights)
-        b = [dot(weights, [matvec(Hk, uk)[i] for Hk, uk in zip(self.H, self.u, strict=True)])
-             for i in range(self.d)]  # fmt: skip
+        b = [
+            dot(weights, [matvec(Hk, uk)[i] for Hk, uk in zip(self.H, self.u, strict=True)])
+            for i in range(self.d)
+        ]
         return solve(A, b)
 
     def gap(self, k: int, w: Vec) -> Any:
@@ -222,18 +206,39 @@ class QF:
         return self.minimizer(self.p)
 
 
+def _float_hessians(inst: Instance, n: int, d: int) -> tuple[list[Vec], list[Mat]]:
+    """Eigenvalues and Hessians in floats with numpy (the fast path of :func:`qf`)."""
+    h = 10.0 ** np.array([[float(inst[f"lh{i + 1}"][k]) for i in range(d)] for k in range(n)])
+    H: list[Mat] = []
+    for k in range(n):
+        R: np.ndarray = np.eye(d)
+        if d > 1:
+            S = np.zeros((d, d))
+            S[np.triu_indices(d, 1)] = [
+                float(inst[f"s{i + 1}"][k]) for i in range(d * (d - 1) // 2)
+            ]
+            S = S - S.T
+            R = np.linalg.solve((np.eye(d) + S).T, (np.eye(d) - S).T).T  # (I − S)(I + S)⁻¹
+        H.append(((R * h[k]) @ R.T).tolist())
+    return h.tolist(), H
+
+
 def qf(inst: Instance, *, exact: bool = False, q: Any = None) -> QF:
     """The federation of ``inst`` in floats, or exactly (Fractions) with ``exact``."""
     n, d = int(inst["n"]), int(inst["d"])
     conv: Callable[[Any], Any] = to_exact if exact else (lambda x: [float(v) for v in x])
-    h_float = [[10.0 ** float(inst[f"lh{i + 1}"][k]) for i in range(d)] for k in range(n)]
-    h = [conv(hk) for hk in h_float]
-    H: list[Mat] = []
-    for k in range(n):
-        s = conv([inst[f"s{i + 1}"][k] for i in range(3)])
-        R = cayley(s, d)
-        D = [[h[k][i] if i == j else h[k][i] * 0 for j in range(d)] for i in range(d)]
-        H.append(matmul(matmul(R, D), transpose(R)))
+    if exact:
+        h_float = [[10.0 ** float(inst[f"lh{i + 1}"][k]) for i in range(d)] for k in range(n)]
+        h = [conv(hk) for hk in h_float]
+        H: list[Mat] = []
+        for k in range(n):
+            count = d * (d - 1) // 2  # Cayley parameters used (none for d = 1)
+            s = conv([inst[f"s{i + 1}"][k] for i in range(count)] or [0.0])
+            R = cayley(s, d)
+            D = [[h[k][i] if i == j else h[k][i] * 0 for j in range(d)] for i in range(d)]
+            H.append(matmul(matmul(R, D), transpose(R)))
+    else:
+        h, H = _float_hessians(inst, n, d)
     u = [conv([inst[f"u{i + 1}"][k] for i in range(d)]) for k in range(n)]
     alpha = conv(inst["alpha"])
     total = sum(alpha[1:], alpha[0])
@@ -243,15 +248,20 @@ def qf(inst: Instance, *, exact: bool = False, q: Any = None) -> QF:
     return QF(n, d, h, H, u, alpha, pi, qv)
 
 
-def code_problem(inst: Instance, q: Any = None) -> Any:
-    """The same federation as the library's :class:`QuadraticProblem` (the code under test)."""
+def code_problem(inst: Instance, q: Any = None, f: QF | None = None) -> Any:
+    """The same federation as the library's :class:`QuadraticProblem` (the code under test);
+    ``f`` is the float :func:`qf` of ``inst`` when already built."""
     from fltheory.problems.quadratic import QuadraticProblem
 
-    f = qf(inst)
+    f = qf(inst) if f is None else f
     return QuadraticProblem(
-        np.array(f.u), np.array(f.H), 0.0, np.array(f.alpha), np.array(f.pi),
+        np.array(f.u),
+        np.array(f.H),
+        0.0,
+        np.array(f.alpha),
+        np.array(f.pi),
         np.array(f.q) if q is None else q,
-    )  # fmt: skip
+    )
 
 
 def chi_square(alpha: Vec, p: Vec) -> Any:
@@ -274,52 +284,6 @@ def relative_gap(rhs: Any, lhs: Any, floor: float = 0.0) -> float:
     if scale == 0:
         return 0.0
     return float((rhs - lhs) / scale)
-
-
-# --- one round of local SGD (eq. 2) with sign noise -------------------------------------------
-def sign_patterns(count: int) -> np.ndarray:
-    """All 2^count sign vectors (rows)."""
-    if count == 0:
-        return np.ones((1, 0))
-    grid = (np.arange(2**count)[:, None] >> np.arange(count)[None, :]) & 1
-    return 1.0 - 2.0 * grid
-
-
-def noise_directions(inst: Instance, n: int, E: int, d: int) -> np.ndarray:
-    """Unit vectors v_{k,j} (n, E, d) from the raw parameter ``nv`` (zero → e₁)."""
-    raw = np.asarray(inst["nv"], dtype=float)[: n * E * d].reshape(n, E, d)
-    norms = np.linalg.norm(raw, axis=-1, keepdims=True)
-    e1 = np.zeros(d)
-    e1[0] = 1.0
-    return np.where(norms > 0.0, raw / np.where(norms > 0.0, norms, 1.0), e1)
-
-
-def local_paths(
-    H: np.ndarray, u: np.ndarray, w0: np.ndarray, eta: float, sigma: np.ndarray,
-    dirs: np.ndarray, active: Sequence[int], E: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """Local iterates of the active clients over all sign patterns.
-
-    Returns (W, Grad, Noise): W[s, i, j] = w^{k_i}_{t,j} (j = 0..E), Grad[s, i, j] = ∇F_k at
-    w_{t,j} (exact gradient), Noise[s, i, j] = ξ (so the stochastic gradient is Grad + Noise),
-    for pattern s of the 2^(E·|A|) sign patterns (rows of :func:`sign_patterns`).
-    """
-    m = len(active)
-    signs = sign_patterns(E * m).reshape(-1, m, E)
-    S, d = signs.shape[0], w0.size
-    W = np.empty((S, m, E + 1, d))
-    G = np.empty((S, m, E, d))
-    N = np.empty((S, m, E, d))
-    for i, k in enumerate(active):
-        w = np.broadcast_to(w0, (S, d)).copy()
-        W[:, i, 0] = w
-        for j in range(E):
-            grad = (w - u[k]) @ H[k].T
-            xi = signs[:, i, j, None] * sigma[k] * dirs[k, j][None, :]
-            G[:, i, j], N[:, i, j] = grad, xi
-            w = w - eta * (grad + xi)
-            W[:, i, j + 1] = w
-    return W, G, N
 
 
 # --- availability chains, exactly ---------------------------------------------------------------
