@@ -133,6 +133,40 @@ def test_independent_series_bound_brackets_the_library():
     assert code == pytest.approx(mine, rel=1e-6) and code < 0
 
 
+#: found by the default search (shrunk): N = 1, π = ½, F = ½Lw² at the eq. 12 cap (η₁ = 1,
+#: E = 1, q = 1: L = 1/6), L·r² = 10⁻³, ln(1/λ) = 100·2C_PH/e, then divided by 10.
+MONOTONE = {
+    **cr.BASE_INSTANCE, "n": 1, "d": 1, "leta": 0.0, "le": -3.0, "lk": np.zeros(1),
+    "ua": np.zeros(1), "ub": np.zeros(1), "wa": 1.0, "alpha": np.ones(1), "pi": np.array([0.5]),
+    "rel": 1, "lc": 2.0, "lfr": np.ones(1), "lq": np.zeros(1), "sg": np.zeros(1), "E": 1,
+    "feta": 1.0, "a": 1.0, "T": 1, "dl": 1.0,
+}  # fmt: skip
+
+
+def brute_series(run: cr.ChainRun, n: int = 2 * 10**6) -> float:
+    """Σ_{t≤n} ln(Kt)·η²_{t−J_t} (η_t = η₁/t, T_P = 0, η₀ := η₁), written out here."""
+    t = np.arange(1, n + 1, dtype=float)
+    ln = run.log_K + np.log(t)
+    J = np.minimum(np.maximum(np.ceil(ln / run.ell), 0.0), t)
+    return float(np.sum(ln * (run.eta1 / np.maximum(t - J, 1.0)) ** 2))
+
+
+def test_correlation_lowers_the_bound_when_2CPH_is_small():
+    first, second = t2._correlated_runs(MONOTONE)
+    assert math.exp(first.log_K) < 1.0 and second.ell == pytest.approx(first.ell / 10, rel=1e-6)
+    a, b = t2.code_pieces(first), t2.code_pieces(second)
+    for key in ("fraction", "psi_gamma", "psi_rest", "denominator"):  # λ-free pieces
+        assert a[key] == b[key]
+    c = first.constants
+    scale = 2 * first.E * c["D"] * c["G"] * first.Q
+    low = a["fraction"] + a["psi_rest"] + scale * brute_series(first) / first.ell
+    high = a["fraction"] + a["psi_rest"] + scale * brute_series(second) / second.ell
+    assert high < low  # more correlation, smaller bound
+    claim = CLAIMS.get("cafed:thm2-correlation-monotone")
+    assert claim.margin(MONOTONE) == pytest.approx((high - low) / max(low, high), rel=1e-3)
+    assert float(claim.exact(MONOTONE)[0]) == pytest.approx((high - low) / max(low, high), rel=1e-3)
+
+
 @pytest.mark.parametrize("claim_id", IDS)
 def test_small_budget_verdicts(claim_id):
     claim = CLAIMS.get(claim_id)
