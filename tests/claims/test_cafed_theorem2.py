@@ -167,6 +167,29 @@ def test_correlation_lowers_the_bound_when_2CPH_is_small():
     assert float(claim.exact(MONOTONE)[0]) == pytest.approx((high - low) / max(low, high), rel=1e-3)
 
 
+def test_lemma11_at_the_negative_bound_instance():
+    # T = 1: LHS = η₁·π·q·(F(w₀) − F(w_B*)) = 0.9·√10·5e-4; C_0 = 2diam²/E + 2E²G²(πq)ζ(2)
+    # (σ = 0, Γ = 0: the 4L / 8L term vanishes, so both forms agree)
+    E, Q, zeta2 = 16, math.sqrt(10.0), math.pi**2 / 6
+    L = 1.0 / (2.0 * (1.0 + 2.0 * E * Q))
+    r_W = 1.001 * math.sqrt(1e-3 / L)
+    lhs = 0.9 * Q * 0.5e-3
+    c0 = 2.0 * (2.0 * r_W) ** 2 / E + 2.0 * E**2 * (L * r_W) ** 2 * 0.9 * Q * zeta2
+    for suffix in ("printed", "proved"):
+        claim = CLAIMS.get(f"cafed:lemma11-eq116-{suffix}")
+        assert claim.margin(NEG) == pytest.approx((c0 - lhs) / c0, rel=1e-9)
+        assert float(claim.exact(NEG)[0]) == pytest.approx((c0 - lhs) / c0, rel=1e-9)
+
+
+def test_lemma11_factor_8_is_the_weaker_form():
+    inst = {**cr.BASE_INSTANCE, "T": 20}  # Γ > 0 (two clients, different minimisers)
+    run = t2._run(inst)
+    assert run.constants["Gamma"] > 0
+    four, lhs, _ = t2._lemma11_sides(run, 4)
+    eight, lhs8, _ = t2._lemma11_sides(run, 8)
+    assert lhs == lhs8 and eight > four > lhs
+
+
 @pytest.mark.parametrize("claim_id", IDS)
 def test_small_budget_verdicts(claim_id):
     claim = CLAIMS.get(claim_id)

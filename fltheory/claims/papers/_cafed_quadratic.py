@@ -137,6 +137,20 @@ def qf_params(n: tuple[int, int] = (1, N_MAX), d: tuple[int, int] = (1, D_MAX)) 
     return params
 
 
+def simplify(inst: Instance) -> list[Instance]:
+    """Shrinking candidates for quadratic-federation instances: d = 1, unit Hessians, no
+    rotation, π = 1, q = 1, uniform α, integer minimisers — all at once, then one by one."""
+    n = int(inst["n"])
+    plain: dict[str, Any] = {"d": 1, "pi": np.ones(n), "q": np.ones(n), "alpha": np.full(n, 1 / n)}
+    for i in range(1, D_MAX + 1):
+        plain[f"lh{i}"] = np.zeros(n)
+        plain[f"s{i}"] = np.zeros(n)
+        plain[f"u{i}"] = np.round(np.asarray(inst[f"u{i}"], dtype=float)) if i == 1 else np.zeros(n)
+    keys = [k for k, v in plain.items() if k in inst and not np.array_equal(inst[k], v)]
+    together = {**inst, **{k: plain[k] for k in keys}}
+    return [together] + [{**inst, k: plain[k]} for k in keys]
+
+
 def positive_pq(inst: Instance) -> bool:
     """πᵀq > 0 (eq. 4 defines p)."""
     return float(np.dot(inst["pi"], inst["q"])) > 0.0

@@ -148,6 +148,7 @@ register(
         Space(_round_params(), where=cq.positive_pq),
         _m8,
         exact=_e8,
+        simplify=cq.simplify,
         notes=_L8_NOTES + " REFUTED: step (105) replaces −γE(1 − ηL)S by −½ηES, valid only "
         "when S = Σ_{A_t}q_k(F_k(w_{t,0}) − F_k(w_B*)) ≥ 0; S < 0 whenever the active clients "
         "fit w_{t,0} better than w_B*. Counterexample (LEMMA8_COUNTEREXAMPLE, exact): F₁ = ½w², "
@@ -167,6 +168,7 @@ register(
         Space(_round_params(), where=cq.positive_pq),
         _m104,
         exact=_e104,
+        simplify=cq.simplify,
         notes=_L8_NOTES + " TRUE: convexity (101), Young (102) and ‖∇F_k‖² ≤ 2L(F_k − F_k*) "
         "(103) hold for any points; this is what the proof establishes before the faulty step.",
         budget=BUDGET,

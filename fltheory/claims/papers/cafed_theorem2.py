@@ -1,6 +1,6 @@
 """CA-Fed (ToN, 002 App. B): Theorem 2 (eq. 13) in its printed forms (appendix, main text,
-000's φ), the form its proof supports, the server-rate reading, and its un-normalised form
-(185).
+000's φ), the form its proof supports, the server-rate reading, its un-normalised form (185),
+the correlation remark after it (l.169), and Lemma 11 (eq. 116, printed 4L and proved 8L).
 
 Instances (:mod:`._cafed_chainrun`): N ≤ 3 independent two-state clients started in their
 stationary law, isotropic quadratics in d ≤ 2 with bounded batch noise, η_t = η₁t^(−a) with η₁
@@ -462,3 +462,83 @@ register(
         expected="refuted",
     )
 )
+
+
+# --- Lemma 11 (eq. 116) ---------------------------------------------------------------------------
+def _lemma11_sides(run: cr.ChainRun, factor: int) -> tuple[Any, Any, Any]:
+    """(C_0 with factor·L(1 + EQ)Γ, max over t₀ of Σ_{t=t₀}^T η_tE[Σ_{A_t}q_k(F_k(w_t) −
+    F_k(w_B*))], the positive terms of C_0), from the exact moments (mpmath when run.exact)."""
+    import mpmath
+
+    mp = cq.to_mp if run.exact else float
+    c = run.constants
+    E, Q = run.E, mp(run.Q)
+    q = [mp(x) for x in run.q]
+    pi = [mp(x) for x in run.pi]
+    pi_q = sum(x * y for x, y in zip(pi, q, strict=True))
+    zeta = mpmath.zeta(2 * cq.to_mp(run.a)) if run.exact else float(mpmath.zeta(2 * run.a))
+    S2 = mp(run.eta1) ** 2 * zeta
+    noise = sum(p * x * x * mp(s) ** 2 for p, x, s in zip(pi, q, run.sigma, strict=True))
+    terms = [
+        2 * mp(c["diameter"]) ** 2 / E,
+        (E + 1) * noise * S2,
+        2 * E * E * mp(c["G"]) ** 2 * pi_q * S2,
+        factor * mp(run.L) * (1 + E * Q) * mp(c["Gamma"]) * pi_q * S2,
+    ]
+    sets = cq.active_sets(run.n)
+    member = np.array([[1.0 if k in s else 0.0 for k in range(run.n)] for s in sets])
+    per_round = []
+    for t, fk in enumerate(run.moments().fk, start=1):
+        eta = mp(run.eta1) * mp(t) ** (-mp(run.a)) if run.exact else run.eta1 * t**-run.a
+        per_round.append(eta * sum(member[a, k] * q[k] * fk[a, k]
+                                   for a in range(len(sets)) for k in range(run.n)))  # fmt: skip
+    lhs, suffix = per_round[-1], per_round[-1] * 0
+    for value in reversed(per_round):  # the worst t₀
+        suffix = suffix + value
+        lhs = max(lhs, suffix)
+    return sum(terms[1:], terms[0]), lhs, sum(terms[1:], terms[0])
+
+
+def _lemma11(factor: int) -> tuple[Any, Any]:
+    def margin(inst: Instance) -> float:
+        rhs, lhs, pos = _lemma11_sides(_run(inst), factor)
+        return float(_gap(rhs, lhs, pos))
+
+    def exact(inst: Instance) -> tuple[Any, str]:
+        import mpmath
+
+        with mpmath.workdps(DPS):
+            rhs, lhs, pos = _lemma11_sides(_run(inst, exact=True), factor)
+            return float(_gap(rhs, lhs, pos)), f"mpmath {DPS} digits: exact moments, ζ(2a)"
+
+    return margin, exact
+
+
+_L11_NOTES = (
+    "Same instances as Theorem 2 (exact expectations by the moment recursion, stationary start, "
+    "W never binding); the LHS is maximised over t₀ ∈ [1, T]. C_0 computed here from the "
+    "sup-constants (no library code implements it). Budget 300."
+)
+for _factor, _suffix, _expected, _note in (
+    (4, "printed", "holds", "As printed (4L(1 + EQ)Γ). The proof gives 8L (dividing (122) by E/2 "
+     "turns 4η²LE(1 + EQ)Γ into 8η²L(1 + EQ)Γ) and rests on Lemma 8 (false: cafed:lemma8-eq98); "
+     "the statement itself held under search (the diam² term gives slack)."),
+    (8, "proved", "holds", "With the factor the proof's algebra gives (8L(1 + EQ)Γ); weaker "
+     "than the printed form, so it holds wherever that one does."),
+):  # fmt: skip
+    _m11, _e11 = _lemma11(_factor)
+    register(
+        Claim(
+            f"cafed:lemma11-eq116-{_suffix}",
+            _src("App. B2", f"Lemma 11, eq. (116) ({_suffix})", (862, 923)),
+            f"Σ_{{t=t₀}}^T η_tE[Σ_{{A_t}}q_k(F_k(w_t) − F_k(w_B*))] ≤ (2/E)diam(W)² + "
+            f"(E+1)(Σπ_kq_k²σ_k²)Ση_t² + 2E²G²(πᵀq)Ση_t² + {_factor}L(1+EQ)Γ(πᵀq)Ση_t² = C_0",
+            _space(),
+            _m11,
+            exact=_e11,
+            simplify=_simplify,
+            notes=f"{_L11_NOTES} {_note}",
+            budget=300,
+            expected=_expected,
+        )
+    )
