@@ -316,7 +316,10 @@ _register(
         notes=(
             "FALSE (known): with correlated availability (λ₂ ≠ 0) x_t and A_t are correlated and"
             " lim E[w_t] moves away from w_B*; with λ₂ = 0 for every client (i.i.d. sets) the "
-            "fixed point is exactly w_B* (margin 1e-9 up to rounding). Same setting and oracle "
+            "fixed point is exactly w_B* (margin 1e-9 up to rounding). Shrunk counterexample of "
+            "the default search: N = 2, π = (0.36, 0.82), λ₂ = (0.97, −0.0055), u = (8.9, −5.1), "
+            "q = (0.96, 0.069), η = 0.16, E = 5: |lim E[w_t] − w_B*| = 0.379 × the spread "
+            "(exact rationals agree). Same setting and oracle "
             "as cafed:eq4-limit-diminishing."
         ),
         expected="refuted",
