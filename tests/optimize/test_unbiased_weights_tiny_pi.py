@@ -20,3 +20,8 @@ def test_p_still_equals_alpha_for_ordinary_availabilities():
     q = unbiased_weights(alpha, pi)
     np.testing.assert_allclose(q, (alpha / pi) / np.sum(alpha / pi), rtol=1e-15)
     np.testing.assert_allclose(biased_importance(q, pi), alpha, rtol=1e-15)
+
+
+def test_equal_subnormal_availabilities_share_equally():
+    q = unbiased_weights([0.25, 0.75], [5e-324, 5e-324])  # both ratios overflow
+    np.testing.assert_array_equal(q, [0.25, 0.75])
