@@ -64,15 +64,20 @@ def _print(report: dict[str, Any]) -> None:
     table = Table(title="Claims of the papers, searched for counterexamples")
     for col, justify in (
         ("id", "left"),
-        ("location", "left"),
+        ("where", "left"),
         ("verdict", "left"),
         ("worst margin", "right"),
-        ("evaluations", "right"),
+        ("evals", "right"),
     ):
-        table.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        table.add_column(
+            col,
+            justify=justify,  # type: ignore[arg-type]
+            overflow="fold",
+            no_wrap=col == "id",
+        )
     styles = {"refuted": "bold red", "error": "bold magenta", "holds": "green"}
     for v in report["claims"]:
-        location = v["source"].split(" ", 1)[-1]
+        location = v["source"].split(" ", 1)[-1].split(",")[0]  # the section; --json has all
         verdict = v["verdict"]
         if verdict == "refuted" and v.get("exact_verified"):
             verdict += " (exact)"
