@@ -14,6 +14,7 @@ overwrite or resume is asked for) or holds foreign files is refused with one lin
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,16 @@ from fltheory.errors import InputError
 
 MANIFEST = "manifest.json"
 STATUS_RUNNING, STATUS_COMPLETE = "in_progress", "complete"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+#: Mode of the files written (what ``open`` would give them: 0o666 less the process umask).
+FILE_MODE = 0o666 & ~_umask()
 
 
 def _fsync_dir(path: Path) -> None:
@@ -49,6 +60,7 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, FILE_MODE)  # mkstemp makes it private (0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
@@ -97,17 +109,33 @@ def is_complete(directory: str | Path) -> bool:
     return True
 
 
-def prepare_result_dir(
+#: What :func:`check_result_dir` finds: no folder yet, an empty one, an unfinished run, a result.
+NEW, EMPTY, UNFINISHED, COMPLETE = "new", "empty", "unfinished", "complete"
+
+
+def check_result_dir(
     directory: str | Path,
     *,
     overwrite: bool = False,
     resume: bool = False,
     owned: tuple[str, ...] = (),
-) -> Path:
-    """Check an output directory before any work, create it if needed, and return it.
+) -> str:
+    """Check an output directory without touching it; return :data:`NEW`, :data:`EMPTY`,
+    :data:`UNFINISHED` or :data:`COMPLETE`, or refuse it with one :class:`InputError` line.
 
     ``owned`` names the files (and sub-folders) a run of this kind writes; other entries
     are foreign and make the directory unusable (they would be mixed with new results).
+    Hidden entries (temporary files of :func:`write_atomic`) are ignored.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_result_dir(folder / "new"), check_result_dir(folder)
+    ('new', 'empty')
+    >>> _ = (folder / "notes.txt").write_text("mine")
+    >>> check_result_dir(folder)
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: --out ...: the folder holds files that are not an fltheory ...
     """
     path = Path(directory)
     if path.exists() and not path.is_dir():
@@ -118,11 +146,7 @@ def prepare_result_dir(
             raise InputError(f"--out {path}: the parent folder {parent} does not exist")
         if not os.access(parent, os.W_OK | os.X_OK):
             raise InputError(f"--out {path}: the parent folder {parent} is not writable")
-        try:
-            path.mkdir()
-        except OSError as exc:
-            raise InputError(f"--out {path}: cannot create it ({exc.strerror})") from None
-        return path
+        return NEW
     if not os.access(path, os.W_OK | os.X_OK):
         raise InputError(f"--out {path}: the folder is not writable")
     manifest = read_manifest(path)
@@ -134,7 +158,7 @@ def prepare_result_dir(
                 f"({', '.join(entries[:3])}{', ...' if len(entries) > 3 else ''}); "
                 "choose an empty or new folder"
             )
-        return path
+        return EMPTY
     foreign = [e for e in entries if e != MANIFEST and e not in owned]
     if foreign:
         raise InputError(
@@ -152,13 +176,34 @@ def prepare_result_dir(
             f"--out {path}: holds an unfinished run; give --resume to continue it or "
             "--overwrite to start again"
         )
-    if overwrite and not resume:
-        for name in entries:
-            target = path / name
-            if target.is_dir():
-                for child in sorted(target.rglob("*"), reverse=True):
-                    child.unlink() if not child.is_dir() else child.rmdir()
-                target.rmdir()
+    return COMPLETE if complete else UNFINISHED
+
+
+def prepare_result_dir(
+    directory: str | Path,
+    *,
+    overwrite: bool = False,
+    resume: bool = False,
+    owned: tuple[str, ...] = (),
+) -> Path:
+    """Check an output directory (:func:`check_result_dir`), create it if needed, empty it when
+    ``overwrite`` is given without ``resume``, and return it.
+
+    >>> import tempfile
+    >>> prepare_result_dir(Path(tempfile.mkdtemp()) / "out").is_dir()
+    True
+    """
+    path = Path(directory)
+    found = check_result_dir(path, overwrite=overwrite, resume=resume, owned=owned)
+    if found == NEW:
+        try:
+            path.mkdir()
+        except OSError as exc:
+            raise InputError(f"--out {path}: cannot create it ({exc.strerror})") from None
+    elif found != EMPTY and overwrite and not resume:
+        for target in path.iterdir():
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
             else:
                 target.unlink()
     return path

@@ -1,5 +1,6 @@
 """One simulated comparison (a TOML config or its dict), as one record: what ``fltheory simulate``
-computes. Writing the output files is :func:`fltheory.sim.write_results`'s job."""
+computes; with ``out`` it is written to a crash-safe, resumable result directory
+(:mod:`fltheory.sim.rundir`)."""
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -53,11 +54,20 @@ def simulate(
     device: str | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    out: str | Path | None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+    checkpoint_every: int | None = None,
 ) -> SimulationReport:
     """Run a comparison: a TOML file (format in :mod:`fltheory.sim.config`) or the same tables
     as a dict (relative paths then resolve from the working directory). ``seeds``, ``device``
     ("auto", "cpu" or "cuda") and ``threads`` override the config's values; ``progress`` is
     called as progress(label, rounds done, rounds in all) while each algorithm runs.
+
+    ``out``: a result directory (summary.json, rounds.csv and its schema, clients.npz,
+    timing.json, manifest.json), checkpointed every ``checkpoint_every`` rounds (None: often
+    enough to cost under 5 %; 0: never); ``resume`` continues an unfinished run from its last
+    checkpoint, or keeps a complete result (``runs`` is then empty); ``overwrite`` replaces it.
 
     >>> report = simulate({"run": {"rounds": 3}, "device": "cpu",
     ...                    "problem": {"kind": "fedpbc_quadratic", "n_clients": 2, "dim": 1},
@@ -76,5 +86,18 @@ def simulate(
         cfg = load_config(config, seeds=seeds, device=device, threads=threads)
     rounds = cfg.settings.rounds
     tick = None if progress is None else (lambda label, done: progress(label, done, rounds))
-    summary, runs = run_config(cfg, progress=tick)
+    if out is None:
+        summary, runs = run_config(cfg, progress=tick)
+    else:
+        from fltheory.sim.rundir import simulate_into
+
+        summary, kept = simulate_into(
+            cfg,
+            out,
+            overwrite=overwrite,
+            resume=resume,
+            checkpoint_every=checkpoint_every,
+            progress=tick,
+        )
+        runs = [] if kept is None else kept
     return SimulationReport(summary=summary, runs=tuple(runs), config=cfg)

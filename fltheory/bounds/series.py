@@ -174,6 +174,46 @@ def _log_delayed_cutoff(start: int, steps: StepSizes, log_K: float, L: float, T_
     raise NumericalError("could not find where the delayed-series tail bound applies")
 
 
+def _negative_stretch(
+    steps: StepSizes, log_K: float, log_inv_lam: float, T_P: int, shortcut_min: float
+) -> SeriesValue | None:
+    """The whole series in closed form when 2C_PH = K ≪ 1 (None when this does not apply).
+
+    Applies to η_t = c·t^(−a) (no explicit head, a > ½), T_P = 0, t_K = ⌊1/K⌋ > shortcut_min
+    and β = 1 − 1/(e·c_λ) − K ≥ K with c_λ = ln(1/λ)/K. For t ≤ t_K, ln(Kt) ≤ 0, so J_t = 0 and
+    Σ_{t≤t_K} ln(Kt)c²t^(−2a) = c²[ln K·(ζ(2a) − ζ(2a, t_K+1)) + Σ_{t≤t_K} ln t·t^(−2a)]
+    (Hurwitz ζ and its derivative). For t > t_K every term is ≥ 0 and, as J_t ≤ ln(Kt)/ln(1/λ)
+    + 1 and ln(x)/x ≤ 1/e, t − J_t ≥ βt ≥ 1: the term is at most ln(Kt)c²(βt)^(−2a); f(x) =
+    ln(Kx)x^(−2a) is unimodal on [1/K, ∞), so their sum is at most c²β^(−2a)(∫f + max f) =
+    c²β^(−2a)(K^(2a−1)/(2a − 1)² + K^(2a)/(2ae)) — the certified tail (no direct terms at all).
+    """
+    a = steps.power
+    if log_K >= 0.0 or log_K < -700.0 or T_P != 0 or steps.n_head != 0 or a is None:
+        return None
+    if a <= 0.5 or math.exp(-log_K) <= shortcut_min + 1.0:
+        return None
+    K = math.exp(log_K)
+    t_K = math.floor(1.0 / K)
+    while t_K > 1 and log_K + math.log(t_K) > 0.0:  # rounding at the edge
+        t_K -= 1
+    beta = 1.0 - K / (math.e * log_inv_lam) - K
+    if not beta >= K:
+        return None
+    import mpmath
+
+    p, c = 2.0 * a, steps.coef
+    head = log_K * (mpmath.zeta(p) - mpmath.zeta(p, t_K + 1)) - (
+        mpmath.zeta(p, 1, 1) - mpmath.zeta(p, t_K + 1, 1)
+    )  # ζ'(s, q) = −Σ_{n≥0} ln(n + q)(n + q)^(−s), so the bracket is −Σ_{t≤t_K} ln t·t^(−s)
+    tail = c * c * beta ** (-p) * (K ** (p - 1.0) / (p - 1.0) ** 2 + K**p / (p * math.e))
+    note = (
+        "ln(2 C_P H t) < 0 for t ≤ 1/(2 C_P H) (2 C_P H < 1): those terms are negative, a case "
+        "the proof's step (141)-(142) does not cover"
+    )
+    rule = "t ≤ 1/K: Hurwitz ζ closed form; t > 1/K: c²β^(−2a)(K^(2a−1)/(2a−1)² + K^(2a)/(2ae))"
+    return SeriesValue(c * c * float(head), tail, t_K, rule, (note,))
+
+
 def sum_log_delayed(
     steps: StepSizes,
     log_K: float,
@@ -191,7 +231,9 @@ def sum_log_delayed(
     so).
 
     Closed form: on the stretch [1, t_c] where J_t = t (when ln K > 0 and t_c > shortcut_min)
-    the sum is η₁²(t_c ln K + ln t_c!).
+    the sum is η₁²(t_c ln K + ln t_c!). When K < 1/shortcut_min (T_P = 0, a pure power law and
+    ln(1/λ) not far below K) the whole series is a closed form plus a certified tail, see
+    :func:`_negative_stretch` (direct summation would need ~e²/K terms).
 
     Tail: with h(x) = x − max(2 + ℓ(x)/ln(1/λ), T_P), J_t ≤ max(⌈ℓ/ln(1/λ)⌉, T_P) gives
     t − J_t ≥ h(t). The cutoff n satisfies n·ln(1/λ) ≥ 4, ℓ(n) ≥ 2 and h(n) ≥ n₀ + 1, so on
@@ -205,6 +247,9 @@ def sum_log_delayed(
         raise InputError(f"ln(1/λ) must be positive and finite, got {log_inv_lam}")
     if not math.isfinite(log_K):
         raise InputError(f"ln(2 C_P H) must be finite, got {log_K}")
+    closed_form = _negative_stretch(steps, log_K, L, T_P, shortcut_min)
+    if closed_form is not None:
+        return closed_form
     eta1_sq = steps.eta1**2
     notes: list[str] = []
     closed, start = 0.0, 1

@@ -161,6 +161,27 @@ class ClaimRegistry:
             raise InputError(f"unknown claim '{claim_id}'{suggest(claim_id, self._claims)}")
         return self._claims[claim_id]
 
+    def resolve(self, name: str) -> list[Claim]:
+        """The claims a user's name stands for: the claim of that id (case-insensitive), or, when
+        the name is a statement registered in several forms, every ``name-<form>`` variant
+        (``cafed:thm2-eq13`` → its printed, proved … forms).
+
+        >>> reg = ClaimRegistry(package=None)
+        >>> for label in ("thm1-printed", "thm1-proved", "lemma2"):
+        ...     _ = reg.add(Claim(f"fedar:{label}", Source("fedar", "§1", label), "s", reason="-"))
+        >>> [c.id for c in reg.resolve("fedar:THM1")], [c.id for c in reg.resolve("FedAR:lemma2")]
+        (['fedar:thm1-printed', 'fedar:thm1-proved'], ['fedar:lemma2'])
+        """
+        self._discover()
+        key = name.strip().lower()
+        by_key = {i.lower(): c for i, c in self._claims.items()}
+        if key in by_key:
+            return [by_key[key]]
+        family = [c for i, c in by_key.items() if i.startswith(key + "-")]
+        if family:
+            return family
+        raise InputError(f"unknown claim '{name}'{suggest(name, self._claims)}")
+
     def select(self, ids: list[str] | None = None, paper: str | None = None) -> list[Claim]:
         """The claims named by ``ids`` (all when None), restricted to ``paper`` if given.
 
@@ -172,7 +193,8 @@ class ClaimRegistry:
         """
         if paper is not None and paper not in PAPERS:
             raise InputError(f"unknown paper '{paper}'{suggest(paper, PAPERS)}")
-        chosen = [self.get(i) for i in ids] if ids else list(self)
+        chosen = [c for i in ids for c in self.resolve(i)] if ids else list(self)
+        chosen = list({c.id: c for c in chosen}.values())  # a claim named twice is searched once
         return [c for c in chosen if paper is None or c.paper == paper]
 
 

@@ -64,15 +64,20 @@ def _print(report: dict[str, Any]) -> None:
     table = Table(title="Claims of the papers, searched for counterexamples")
     for col, justify in (
         ("id", "left"),
-        ("location", "left"),
+        ("where", "left"),
         ("verdict", "left"),
         ("worst margin", "right"),
-        ("evaluations", "right"),
+        ("evals", "right"),
     ):
-        table.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        table.add_column(
+            col,
+            justify=justify,  # type: ignore[arg-type]
+            overflow="fold",
+            no_wrap=col == "id",
+        )
     styles = {"refuted": "bold red", "error": "bold magenta", "holds": "green"}
     for v in report["claims"]:
-        location = v["source"].split(" ", 1)[-1]
+        location = v["source"].split(" ", 1)[-1].split(",")[0]  # the section; --json has all
         verdict = v["verdict"]
         if verdict == "refuted" and v.get("exact_verified"):
             verdict += " (exact)"
@@ -121,6 +126,11 @@ def _write(out_dir: Path, report: dict[str, Any], overwrite: bool) -> list[Path]
     return [directory / name for name in OUT_FILES]
 
 
+#: Most evaluations per claim accepted by ``--budget`` (the defaults are a few thousand; 10⁷
+#: already takes hours for the slowest claims).
+MAX_BUDGET = 10**7
+
+
 @app.command("check")
 def check_command(
     ids: Annotated[
@@ -153,8 +163,8 @@ def check_command(
             raise InputError("--list takes no claim ids")
         _list(json_out, paper)
         return
-    if budget is not None and budget < 1:
-        raise InputError(f"--budget must be >= 1 evaluations, got {budget}")
+    if budget is not None and not 1 <= budget <= MAX_BUDGET:
+        raise InputError(f"--budget must lie in 1..{MAX_BUDGET:.0e} evaluations, got {budget}")
     if seconds is not None and not seconds > 0:
         raise InputError(f"--seconds must be > 0, got {seconds}")
     if seed < 0:

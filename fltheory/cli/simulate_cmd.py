@@ -15,9 +15,11 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from fltheory.atomic import MANIFEST
 from fltheory.cli.app import app
 from fltheory.cli.output import console, emit_json
 from fltheory.errors import InputError
+from fltheory.sim.outfiles import RESULT_FILES
 
 
 def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
@@ -92,7 +94,24 @@ def simulate_command(
         int | None, typer.Option(help="CPU threads for torch (0: torch's default; config: 1).")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Directory for summary.json, rounds.csv, clients.npz.")
+        Path | None,
+        typer.Option(
+            help="Result directory: summary.json, rounds.csv (+ rounds.schema.json), clients.npz, "
+            "timing.json, manifest.json (written last); checkpoints while running."
+        ),
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace the result (or unfinished run) held in --out.")
+    ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(help="Continue the unfinished run in --out from its last checkpoint."),
+    ] = False,
+    checkpoint_every: Annotated[
+        int | None,
+        typer.Option(
+            help="Checkpoint every K rounds (0: never; default: adaptive, under 5 % overhead)."
+        ),
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
@@ -101,13 +120,22 @@ def simulate_command(
         raise InputError(f"--seeds must be >= 1, got {seeds}")
     if threads is not None and threads < 0:
         raise InputError(f"--threads must be >= 0, got {threads}")
+    if checkpoint_every is not None and checkpoint_every < 0:
+        raise InputError(f"--checkpoint-every must be >= 0 rounds, got {checkpoint_every}")
+    if out is None and (resume or overwrite or checkpoint_every is not None):
+        raise InputError("--resume, --overwrite and --checkpoint-every need --out")
     _preflight(config, seeds)
+    if out is not None:  # refuse a bad --out before any work (and before importing torch)
+        from fltheory.atomic import check_result_dir
+        from fltheory.sim.outfiles import OWNED
 
+        check_result_dir(out, overwrite=overwrite, resume=resume, owned=OWNED)
     from fltheory.api.simulation import simulate
-    from fltheory.sim.results import write_results
 
+    options: dict[str, Any] = {"seeds": seeds, "device": device, "threads": threads, "out": out}
+    options.update(overwrite=overwrite, resume=resume, checkpoint_every=checkpoint_every)
     if json_out:
-        report = simulate(config, seeds=seeds, device=device, threads=threads)
+        report = simulate(config, **options)
     else:
         bar = Progress(
             TextColumn("{task.description}"),
@@ -125,12 +153,10 @@ def simulate_command(
             bar.update(tasks[label], completed=done)
 
         with bar:
-            report = simulate(config, seeds=seeds, device=device, threads=threads, progress=advance)
+            report = simulate(config, progress=advance, **options)
     summary = report.to_dict()
     if out is not None:
-        config_record = {"path": str(config), **report.config.raw}
-        paths = write_results(out, config_record, summary, list(report.runs))
-        summary["files"] = [str(p) for p in paths]
+        summary["files"] = [str(out / name) for name in (*RESULT_FILES, MANIFEST)]
     if json_out:
         emit_json(summary)
     else:

@@ -353,7 +353,15 @@ def _roots(g: sympy.Poly, dps: int) -> list[Any]:
         r = sympy.Rational(-b, a)
         return [mpmath.mpf(r.p) / r.q]
     out = []
-    for r in g.nroots(n=dps + 10, maxsteps=500):
+    try:
+        roots = g.nroots(n=dps + 10, maxsteps=500)
+    except mpmath.libmp.NoConvergence:
+        # e.g. a lazy chain 10⁻¹² from the identity: its eigenvalues cluster within ~10⁻¹² of 1
+        raise NumericalError(
+            f"the exact path could not resolve the roots of a degree-{g.degree()} factor of "
+            "the characteristic polynomial (eigenvalues too tightly clustered)"
+        ) from None
+    for r in roots:
         re, im = (mpmath.mpf(str(part)) for part in r.as_real_imag())
         out.append(re if im == 0 else mpmath.mpc(re, im))
     return out

@@ -54,7 +54,10 @@ def log_C_P(jd: JordanData) -> float:
 
 
 def _r(slem: float) -> float:
-    """r = ln(λ(P)/λ̄₂) = ln(1 + (1 − λ̄₂)/(2λ̄₂)), accurate as λ̄₂ → 1."""
+    """r = ln(λ(P)/λ̄₂) = ln(1 + (1 − λ̄₂)/(2λ̄₂)), accurate as λ̄₂ → 1 (and finite for a
+    subnormal λ̄₂, where (1 − λ̄₂)/(2λ̄₂) overflows)."""
+    if slem < 1e-300:
+        return math.log1p(slem) - math.log(2.0) - math.log(slem)
     return math.log1p((1.0 - slem) / (2.0 * slem))
 
 
@@ -69,7 +72,11 @@ def _T_formula(sizes: list[int], slem: float, *, safe: bool) -> int:
         if n == 1:
             continue
         arg = 2 * n / (r * slem) if safe else 2 * n / r
-        best = max(best, math.ceil(2 * n * (n - 1) * (math.log(arg) - 1) / ((n + 1) * r)))
+        if 0.0 < arg < math.inf:
+            log_arg = math.log(arg)
+        else:  # r·λ̄₂ under- or overflows (subnormal λ̄₂): the same logarithm, term by term
+            log_arg = math.log(2 * n) - math.log(r) - (math.log(slem) if safe else 0.0)
+        best = max(best, math.ceil(2 * n * (n - 1) * (log_arg - 1) / ((n + 1) * r)))
     return best
 
 

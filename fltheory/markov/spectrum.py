@@ -157,7 +157,8 @@ class MixingTimeBounds:
 def _bounds(slem_value: float, log_inv: float, eps: float, reversible: bool) -> MixingTimeBounds:
     """The bounds from ln(1/(ε ρ_min)) (``log_inv``)."""
     t_rel = relaxation_time(slem_value)
-    lower = max(0.0, (t_rel - 1.0) * math.log(1.0 / (2.0 * eps)))
+    # −ln 2 − ln ε, not ln(1/(2ε)): 1/(2ε) overflows for a subnormal ε
+    lower = max(0.0, (t_rel - 1.0) * (-math.log(2.0) - math.log(eps)))
     return MixingTimeBounds(eps=eps, lower=lower, upper=log_inv * t_rel, reversible=reversible)
 
 
@@ -178,7 +179,8 @@ def mixing_time_bounds(
     _check_eps(eps)
     if not 0.0 < rho_min <= 1.0:
         raise InputError(f"rho_min must lie in (0, 1], got {rho_min}")
-    return _bounds(slem_value, math.log(1.0 / (eps * rho_min)), eps, reversible)
+    # −ln ε − ln ρ_min, not ln(1/(ε ρ_min)): the product underflows for a subnormal ε
+    return _bounds(slem_value, -math.log(eps) - math.log(rho_min), eps, reversible)
 
 
 def mixing_time_bounds_from_log(

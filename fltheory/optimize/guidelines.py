@@ -132,8 +132,13 @@ def unbiased_weights(alpha: object, pi: object, keep: object = None, Q: object =
     needed = mask & (alpha_arr > 0.0)
     if np.any(needed & (pi_arr == 0.0)):
         raise InputError("unbiased weights α/π are undefined where π_k = 0 < α_k; give q")
-    ratio = np.where(needed, alpha_arr / np.where(needed, pi_arr, 1.0), 0.0)
-    total = float(ratio.sum())
+    safe_pi = np.where(needed, pi_arr, 1.0)
+    with np.errstate(over="ignore"):
+        ratio = np.where(needed, alpha_arr / safe_pi, 0.0)
+        total = float(ratio.sum())
+    if not np.isfinite(total):  # α_k/π_k overflows (π_k tiny, e.g. subnormal): rescale by π_min
+        ratio = np.where(needed, alpha_arr * (float(np.min(pi_arr[needed])) / safe_pi), 0.0)
+        total = float(ratio.sum())
     if total <= 0.0:
         raise InputError("the kept clients all have alpha = 0: no unbiased weights exist")
     return ratio * (total_q / total)

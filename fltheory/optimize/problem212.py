@@ -85,11 +85,22 @@ def _scan(pi: np.ndarray, s: np.ndarray, v: float, Q: float) -> tuple[np.ndarray
     valid = (last > 0.0) & (nxt <= 0.0)
     violation = np.maximum(np.maximum(-last, nxt), 0.0)
     m = int(np.argmax(valid)) if valid.any() else int(np.argmin(violation))
-    iota = Q / (A0[m] * delta[m])
+    # The chosen prefix again, without cancellation when 1/s spans many decades (the shifted
+    # cumulative sums above lose A₀A₂ − A₁² and π_k − π̄ then): gaps π_k − π̄ from differences
+    # to the heaviest client, the spread A₀Σa(π − π̄)² from the gaps.
+    a_m, p_m = a[: m + 1], ps[: m + 1]
+    ref = p_m[int(np.argmax(a_m))]
+    A0_m, A1_m, A2_m = A0[m], A1[m], A2[m]
+    off = float(np.dot(a_m, p_m - ref)) / A0_m  # π̄ − ref
+    gaps = (p_m - ref) - off  # π_k − π̄
+    spread_m = A0_m * float(np.dot(a_m, gaps**2))
+    root_m = np.sqrt((Q**2 / A0_m) * (Q**2 * A2_m + 2.0 * v * spread_m))
+    delta_m = (Q**2 * A2_m + A1_m * root_m) / (A0_m * (2.0 * v * A1_m + root_m))
+    iota = Q / (A0_m * delta_m)
     q = np.zeros_like(pi)
     top = order[: m + 1]
-    q[top] = np.maximum(iota * (d[: m + 1] + shift[m]) / s[top], 0.0)
-    return q, float(ps[0] - shift[m])
+    q[top] = np.maximum(iota * (gaps + delta_m) / s[top], 0.0)
+    return q, float(ref + off - delta_m)
 
 
 def closed_form_q(pi: np.ndarray, s: np.ndarray, v: float, Q: float) -> tuple[np.ndarray, float]:

@@ -17,7 +17,9 @@
   :mod:`~fltheory.sim.reference` — the plain per-client loop it is tested against, running each
   algorithm's twin (:mod:`~fltheory.sim.twins`).
 * :mod:`~fltheory.sim.compare`, :mod:`~fltheory.sim.config`, :mod:`~fltheory.sim.results` —
-  comparisons on one shared trace, TOML configs and their runs, output files.
+  comparisons on one shared trace, TOML configs and their runs, output files;
+  :mod:`~fltheory.sim.rundir`, :mod:`~fltheory.sim.checkpoint` — crash-safe result directories
+  with provenance, checkpoints and bit-for-bit resume.
 
 The public names: :func:`load_config` / :func:`run_config` (:class:`SimConfig`) to read and
 run a comparison, :class:`RunResult` and :func:`write_results` for its records and files, and

@@ -8,7 +8,7 @@ import numpy as np
 from fltheory.errors import InputError
 from fltheory.sim.availability import AvailabilityProcess
 from fltheory.sim.batches import BatchPlan
-from fltheory.sim.engine import Observer, run_vectorised
+from fltheory.sim.engine import Checkpoint, EngineState, Observer, run_vectorised
 from fltheory.sim.knowledge import Knowledge, bayesian_knowledge, oracle_knowledge
 from fltheory.sim.problems import TensorProblem
 from fltheory.sim.reference import run_reference
@@ -71,12 +71,14 @@ class Setup:
         implementation: str = "vectorised",
         progress: Callable[[int], None] | None = None,
         observe: Observer | None = None,
+        start: EngineState | None = None,
+        checkpoint: Checkpoint | None = None,
     ) -> RunResult:
         """Run one algorithm on the shared trace with the vectorised engine or the loop
-        (``progress``/``observe``: callbacks of the vectorised engine)."""
+        (``progress``/``observe``/``start``/``checkpoint``: see the vectorised engine)."""
         args = (self.problem, self.trace, spec, self.settings, self.knowledge(spec), self.plan)
         if implementation == "vectorised":
-            return run_vectorised(*args, self.w0, progress, observe)
+            return run_vectorised(*args, self.w0, progress, observe, start, checkpoint)
         if implementation == "reference":
             return run_reference(*args, self.w0)
         raise InputError(f"unknown implementation '{implementation}'")

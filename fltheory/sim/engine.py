@@ -23,12 +23,14 @@ is the plain per-client loop the tests compare this engine against.
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 
-from fltheory.sim.algorithms.base import RoundInput
-from fltheory.sim.algorithms.memory import LocalFn, MemoryAlgorithm
+from fltheory.sim.algorithms.base import RoundInput, State
+from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.knowledge import Knowledge
 from fltheory.sim.results import RunResult
@@ -103,6 +105,62 @@ def _required(values: np.ndarray | None) -> np.ndarray:
     return values
 
 
+@dataclass(eq=False)
+class EngineState:
+    """Everything the round loop carries from one round to the next, so a run can stop after
+    any round and continue bit for bit (:mod:`fltheory.sim.checkpoint` saves it).
+
+    ``t``: rounds done; ``w``, ``v``: (R, P) models and server momentum; ``state``/``memory``:
+    the algorithm's weight-rule state and per-client memory; ``weights``/``included``: (R, T, N)
+    records (rounds < t filled); ``recorded``/``extra``/``models``: per evaluation, the metrics of
+    the server model, those of the algorithm's extra models, and the (R, P) models themselves
+    (``server``, and e.g. FedPBC's ``client_mean``); ``seconds``: compute time so far.
+    """
+
+    t: int
+    w: torch.Tensor
+    v: torch.Tensor
+    state: State
+    memory: Memory | None
+    weights: np.ndarray
+    included: np.ndarray
+    recorded: dict[str, list[torch.Tensor]]
+    extra: dict[str, list[torch.Tensor]]
+    models: dict[str, list[torch.Tensor]]
+    seconds: float = 0.0
+
+
+#: checkpoint(state): called after every round with the live state (it decides whether to save).
+Checkpoint = Callable[[EngineState], None]
+
+
+def initial_state(
+    problem, trace: np.ndarray, spec: AlgorithmSpec, knowledge: Knowledge, w0: np.ndarray
+) -> EngineState:
+    """The state before round 0: w = w0 in every repetition, no momentum, empty records."""
+    reps, rounds, n = trace.shape
+    alg = spec.algorithm
+    w = torch.as_tensor(w0, device=problem.device, dtype=problem.dtype).expand(reps, -1).clone()
+    memory = alg.init_memory(reps, n, w) if isinstance(alg, MemoryAlgorithm) else None
+    return EngineState(
+        t=0,
+        w=w,
+        v=torch.zeros_like(w),
+        state=alg.init_state(reps, problem.alpha, knowledge.pi(0, reps)),
+        memory=memory,
+        weights=np.zeros((reps, rounds, n), dtype=np.float32),
+        included=np.zeros((reps, rounds, n), dtype=bool),
+        recorded={"objective": [], "accuracy": [], "distance": []},
+        extra={},
+        models={"server": []},
+    )
+
+
+def run_info(spec: AlgorithmSpec) -> dict[str, Any]:
+    """The hyper-parameters a run records (``RunResult.info``)."""
+    return {**spec.algorithm.describe(), "lr": spec.schedule.lr, "server_lr": spec.server.lr}
+
+
 def run_vectorised(
     problem,
     trace: np.ndarray,
@@ -113,28 +171,23 @@ def run_vectorised(
     w0: np.ndarray,
     progress: Progress | None = None,
     observe: Observer | None = None,
+    start: EngineState | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> RunResult:
     """Run one algorithm on an (R, T, N) trace; ``problem`` is a tensor problem
-    (:mod:`fltheory.sim.problems`) whose device and dtype the run uses."""
-    start = time.perf_counter()
+    (:mod:`fltheory.sim.problems`) whose device and dtype the run uses. ``start`` continues a
+    saved state (from its round ``t``); ``checkpoint`` sees the state after every round."""
+    clock = time.perf_counter()
     reps, rounds, n = trace.shape
-    device, dtype = problem.device, problem.dtype
+    device = problem.device
     alg, alpha = spec.algorithm, problem.alpha
-    w = torch.as_tensor(w0, device=device, dtype=dtype).expand(reps, -1).clone()
-    v = torch.zeros_like(w)
-    state = alg.init_state(reps, alpha, knowledge.pi(0, reps))
+    st = initial_state(problem, trace, spec, knowledge, w0) if start is None else start
     evals = settings.eval_rounds()
     is_eval = np.zeros(rounds, dtype=bool)
     is_eval[evals] = True
-    weights = np.zeros((reps, rounds, n), dtype=np.float32)
-    included = np.zeros((reps, rounds, n), dtype=bool)
-    recorded: dict[str, list[torch.Tensor]] = {"objective": [], "accuracy": [], "distance": []}
-    memory = None
     stateful = alg if isinstance(alg, MemoryAlgorithm) else None
-    if stateful is not None:
-        memory = stateful.init_memory(reps, n, w)
-    extra: dict[str, list[torch.Tensor]] = {}
-    for t in range(rounds):
+    for t in range(st.t, rounds):
+        w = st.w
         mask = trace[:, t]
         idx_t = None if plan is None else plan.round(t)
         lr_t = spec.schedule.at(t)
@@ -150,46 +203,70 @@ def run_vectorised(
                 losses[rr, kk] = problem.losses(theta, kk_t, first).double().cpu().numpy()
         lambda2 = knowledge.lambda2(t, reps) if alg.needs_lambda2 else None
         inp = RoundInput(t, mask, alpha, knowledge.pi(t, reps), lambda2, losses)
-        if stateful is not None and memory is not None:
-            delta, moved_rows, q, memory = stateful.step(inp, w, memory, local)
+        if stateful is not None and st.memory is not None:
+            delta, moved_rows, q, st.memory = stateful.step(inp, w, st.memory, local)
         else:
-            q, state = alg.weights(inp, state)
+            q, st.state = alg.weights(inp, st.state)
             delta, moved_rows = _weighted_updates(w, q, local)
-        weights[:, t], included[:, t] = q, q > 0
+        st.weights[:, t], st.included[:, t] = q, q > 0
         if moved_rows.any():
-            w_next, v_next = server_step(w, v, delta, spec.server)
+            w_next, v_next = server_step(w, st.v, delta, spec.server)
             moved = torch.as_tensor(moved_rows, device=device)[:, None]
             w = torch.where(moved, w_next, w)
-            v = torch.where(moved, v_next, v)
-        if stateful is not None and memory is not None:
-            memory = stateful.after_server(inp, w, memory)
+            st.v = torch.where(moved, v_next, st.v)
+        st.w = w
+        if stateful is not None and st.memory is not None:
+            st.memory = stateful.after_server(inp, w, st.memory)
         if is_eval[t]:
-            _record(problem, w, recorded, "")
-            if stateful is not None and memory is not None:
-                for tag, model in stateful.eval_models(memory).items():
-                    _record(problem, model, extra, f"_{tag}")
+            _record(problem, w, st.recorded, "")
+            st.models["server"].append(w.detach().clone())
+            if stateful is not None and st.memory is not None:
+                for tag, model in stateful.eval_models(st.memory).items():
+                    _record(problem, model, st.extra, f"_{tag}")
+                    st.models.setdefault(tag, []).append(model.detach().clone())
+        st.t = t + 1
         if observe is not None:
             observe(t, w)
+        if checkpoint is not None:
+            now = time.perf_counter()
+            st.seconds += now - clock
+            checkpoint(st)
+            clock = time.perf_counter()
         if progress is not None:
             progress(t)
-    metrics = {
-        k: torch.stack(v_, dim=1).double().cpu().numpy() if v_ else None
-        for k, v_ in recorded.items()
-    }
+    st.seconds += time.perf_counter() - clock
+    return finish(problem, trace, spec, knowledge, evals, st)
+
+
+def _stack(values: list[torch.Tensor]) -> np.ndarray:
+    return torch.stack(values, dim=1).cpu().numpy()
+
+
+def finish(
+    problem,
+    trace: np.ndarray,
+    spec: AlgorithmSpec,
+    knowledge: Knowledge,
+    evals: np.ndarray,
+    st: EngineState,
+) -> RunResult:
+    """The :class:`RunResult` of a state after the last round."""
+    metrics = {k: _stack(v_).astype(np.float64) if v_ else None for k, v_ in st.recorded.items()}
     return RunResult(
         label=spec.label,
         eval_rounds=evals,
         objective=_required(metrics["objective"]),
         accuracy=metrics["accuracy"],
         distance=metrics["distance"],
-        weights=weights,
-        included=included,
+        weights=st.weights,
+        included=st.included,
         n_active=trace.sum(axis=2),
-        final_w=w.double().cpu().numpy(),
-        extra={k: torch.stack(v_, dim=1).double().cpu().numpy() for k, v_ in extra.items()},
-        client_accuracy=_client_accuracy(problem, w),
+        final_w=st.w.double().cpu().numpy(),
+        extra={k: _stack(v_).astype(np.float64) for k, v_ in st.extra.items()},
+        client_accuracy=_client_accuracy(problem, st.w),
         pi_hat=knowledge.pi_ if knowledge.estimated else None,
         lambda2_hat=knowledge.lambda2_ if knowledge.estimated else None,
-        seconds=time.perf_counter() - start,
-        info={**alg.describe(), "lr": spec.schedule.lr, "server_lr": spec.server.lr},
+        seconds=st.seconds,
+        info=run_info(spec),
+        models={k: _stack(v_) for k, v_ in st.models.items()},
     )

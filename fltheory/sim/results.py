@@ -1,6 +1,7 @@
 """Per-round records of one algorithm's run, their time averages, and the output files."""
 
 import csv
+import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,9 @@ class RunResult:
     extra: dict[str, np.ndarray] = field(default_factory=dict)
     #: (R, N) test accuracy of the final global model on each client's test set (None: no data).
     client_accuracy: np.ndarray | None = None
+    #: the evaluated models by name, (R, len(eval_rounds), P) in the run's dtype: "server" (the
+    #: global model w_{t+1}) and the algorithm's extra ones, e.g. FedPBC's "client_mean".
+    models: dict[str, np.ndarray] = field(default_factory=dict)
 
     def metrics(self) -> dict[str, np.ndarray]:
         out = {"objective": self.objective}
@@ -90,11 +94,74 @@ class RunResult:
         return out
 
 
+#: The columns of ``rounds.csv``: name → (meaning, unit); written to ``rounds.schema.json``.
+ROUNDS_COLUMNS: dict[str, tuple[str, str]] = {
+    "algorithm": ("the algorithm's label ([[algorithms]] label, else its name)", "-"),
+    "seed": ("repetition r = 0, ..., R-1 (its random streams are keyed by the seed and r)", "-"),
+    "round": ("the model evaluated is w_{t+1}, after rounds 1..t+1; this is t+1", "rounds"),
+    "objective": ("F(w) = sum_k alpha_k F_k(w) of the server model w (eq. 1)", "loss"),
+    "accuracy": (
+        "alpha-weighted mean test accuracy of the server model (empty: no labelled data)",
+        "fraction in [0, 1]",
+    ),
+    "distance": (
+        "||w - w*||_2 from the server model to the minimiser w* of F (empty: w* unknown)",
+        "parameter norm",
+    ),
+    "n_active": ("|A_t|: clients available at that round", "clients"),
+    "n_included": ("clients whose update entered the server step (q_k > 0)", "clients"),
+}
+_EXTRA_MODELS = {"client_mean": "the mean of the client models (FedPBC)"}
+
+
+def _columns(runs: list[RunResult]) -> dict[str, tuple[str, str]]:
+    """The columns of ``rounds.csv`` for these runs: the base ones, then the metrics of the
+    algorithms' extra models (e.g. ``objective_client_mean``; empty for the others)."""
+    columns = dict(ROUNDS_COLUMNS)
+    for name in sorted({name for run in runs for name in run.extra}):
+        metric, _, tag = name.partition("_")
+        model = _EXTRA_MODELS.get(tag, f"the algorithm's {tag!r} model")
+        columns[name] = (
+            f"'{metric}' of {model} instead of the server model",
+            ROUNDS_COLUMNS[metric][1],
+        )
+    return columns
+
+
+def _rounds_csv(runs: list[RunResult], names: list[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(names)
+    for run in runs:
+        table = run.metrics()
+        for r in range(run.objective.shape[0]):
+            for i, t in enumerate(run.eval_rounds):
+                row: dict[str, Any] = {"algorithm": run.label, "seed": r, "round": int(t) + 1}
+                row["n_active"] = int(run.n_active[r, t])
+                row["n_included"] = int(run.included[r, t].sum())
+                row.update({n: f"{v[r, i]:.10g}" for n, v in table.items()})
+                writer.writerow([row.get(n, "") for n in names])
+    return buffer.getvalue()
+
+
 def write_results(
-    out_dir: Path, config: dict[str, Any], summary: dict[str, Any], runs: list[RunResult]
+    out_dir: Path,
+    provenance: dict[str, Any],
+    summary: dict[str, Any],
+    runs: list[RunResult],
+    timing: dict[str, Any] | None = None,
 ) -> list[Path]:
-    """Write ``summary.json`` (config + summary), ``rounds.csv`` (one row per algorithm, seed
-    and evaluated round) and ``clients.npz`` (per-client weights, inclusion, estimates).
+    """Write, each atomically and byte for byte determined by the runs (no clock in them):
+
+    * ``summary.json`` — the provenance (version, commit, resolved config and its hash, seeds,
+      device, dtype, library versions) and the summary, less its timings;
+    * ``rounds.csv`` — one row per algorithm, seed and evaluated round, and
+      ``rounds.schema.json`` — each column's meaning and unit, and the provenance;
+    * ``clients.npz`` — per algorithm ``<label>/weights``, ``included`` (R, T, N),
+      ``pi_hat``/``lambda2_hat`` (estimated knowledge), ``eval_rounds`` (1-based) and
+      ``models/server`` (R, evaluations, P): the server model at every evaluation, per seed
+      (FedPBC also ``models/client_mean``); ``provenance`` as a JSON string;
+    * ``timing.json`` — what varies from run to run: seconds per algorithm, and ``timing``.
 
     >>> import tempfile
     >>> from fltheory.sim.config import build, run_config
@@ -104,37 +171,25 @@ def write_results(
     ...              "algorithms": [{"name": "fedavg"}]})
     >>> summary, runs = run_config(cfg)
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     paths = write_results(Path(folder), cfg.raw, summary, runs)
-    ...     [p.name for p in paths], len(paths[1].read_text().splitlines())  # header + 2 rounds
-    (['summary.json', 'rounds.csv', 'clients.npz'], 3)
+    ...     paths = write_results(Path(folder), {"seed": 0}, summary, runs)
+    ...     models = np.load(paths[3])["fedavg/models/server"].shape  # (R, evaluations, P)
+    ...     rows = len(paths[1].read_text().splitlines())  # rounds.csv: header + 2 rounds
+    ...     [p.name for p in paths[2:]], rows, models
+    (['rounds.schema.json', 'clients.npz', 'timing.json'], 3, (1, 2, 2))
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / "summary.json", out_dir / "rounds.csv", out_dir / "clients.npz"]
-    paths[0].write_text(
-        json.dumps(to_jsonable({"config": config, "summary": summary}), indent=2) + "\n"
-    )
-    with paths[1].open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        names = ["objective", "accuracy", "distance"]
-        writer.writerow(["algorithm", "seed", "round", *names, "n_active", "n_included"])
-        for run in runs:
-            for r in range(run.objective.shape[0]):
-                for i, t in enumerate(run.eval_rounds):
-                    values = [
-                        "" if getattr(run, n) is None else f"{getattr(run, n)[r, i]:.10g}"
-                        for n in names
-                    ]
-                    writer.writerow(
-                        [
-                            run.label,
-                            r,
-                            int(t) + 1,
-                            *values,
-                            int(run.n_active[r, t]),
-                            int(run.included[r, t].sum()),
-                        ]
-                    )
-    arrays: dict[str, np.ndarray] = {}
+    from fltheory.atomic import write_atomic
+    from fltheory.sim.checkpoint import npz_bytes
+
+    def dump(value: Any) -> str:
+        return json.dumps(to_jsonable(value), indent=2) + "\n"
+
+    stable = dict(summary)
+    stable["algorithms"] = {
+        label: {k: v for k, v in entry.items() if k != "seconds"}
+        for label, entry in summary["algorithms"].items()
+    }
+    columns = _columns(runs)
+    arrays: dict[str, np.ndarray] = {"provenance": np.array(json.dumps(to_jsonable(provenance)))}
     for run in runs:
         arrays[f"{run.label}/weights"] = run.weights
         arrays[f"{run.label}/included"] = run.included
@@ -142,5 +197,22 @@ def write_results(
             arrays[f"{run.label}/pi_hat"] = run.pi_hat
         if run.lambda2_hat is not None:
             arrays[f"{run.label}/lambda2_hat"] = run.lambda2_hat
-    np.savez_compressed(paths[2], **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds as its keyword options
-    return paths
+        arrays[f"{run.label}/eval_rounds"] = np.asarray(run.eval_rounds) + 1
+        for name, models in run.models.items():
+            arrays[f"{run.label}/models/{name}"] = models
+    schema = {
+        "file": "rounds.csv",
+        "columns": {name: {"meaning": m, "unit": u} for name, (m, u) in columns.items()},
+        "provenance": provenance,
+    }
+    timing = {"seconds": {run.label: run.seconds for run in runs}, **(timing or {})}
+    contents: dict[str, bytes | str] = {
+        "summary.json": dump(
+            {"provenance": provenance, "config": provenance.get("config"), "summary": stable}
+        ),
+        "rounds.csv": _rounds_csv(runs, list(columns)),
+        "rounds.schema.json": dump(schema),
+        "clients.npz": npz_bytes(arrays, compress=True),
+        "timing.json": dump(timing),
+    }
+    return [write_atomic(out_dir / name, data) for name, data in contents.items()]

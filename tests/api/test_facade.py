@@ -244,5 +244,22 @@ def test_the_cli_output_files_come_from_the_report(tmp_path, capsys):
     path.write_text(TINY_TOML)
     assert main(["simulate", "--config", str(path), "--out", str(tmp_path / "out")]) == 0
     saved = json.loads((tmp_path / "out" / "summary.json").read_text())
-    assert saved["config"]["path"] == str(path) and saved["summary"]["name"] == "tiny"
+    assert saved["provenance"]["config_file"] == str(path) and saved["summary"]["name"] == "tiny"
     assert "results written to" in capsys.readouterr().out
+
+
+def test_simulate_into_a_directory_keeps_a_complete_result(tmp_path):
+    out = tmp_path / "out"
+    first = fltheory.simulate(TINY, seeds=2, out=out, checkpoint_every=1)
+    assert first.runs and (out / "manifest.json").is_file()
+    kept = fltheory.simulate(TINY, seeds=2, out=out, resume=True)  # nothing is run again
+    assert (
+        kept.runs == () and kept.summary["algorithms"].keys() == first.summary["algorithms"].keys()
+    )
+    with pytest.raises(InputError, match="already holds a complete result"):
+        fltheory.simulate(TINY, seeds=2, out=out)
+    replaced = fltheory.simulate(TINY, seeds=2, out=out, overwrite=True)
+    assert replaced.summary["algorithms"] == {
+        label: {**entry, "seconds": replaced.summary["algorithms"][label]["seconds"]}
+        for label, entry in first.summary["algorithms"].items()
+    }

@@ -284,3 +284,16 @@ def test_dense_path_matches_the_structured_C_P_or_refuses(n):
         assert n >= 8
         return
     assert log_C_P == pytest.approx(chain.log_C_P, rel=1e-9)
+
+
+def test_root_solver_failure_is_a_numerical_error():
+    """Regression: four roots within 10⁻⁶ of each other (and of 1) made sympy's nroots raise
+    mpmath's NoConvergence, which escaped as an internal error; it is now a NumericalError
+    (the exact path declines the chain)."""
+    from fltheory.markov.jordan import _roots
+
+    x = sympy.symbols("x")
+    e = sympy.Rational(1, 10**6)
+    g = sympy.Poly(sympy.prod([x - 1 + k * e for k in range(1, 5)]) + e**5, x)
+    with pytest.raises(NumericalError, match="tightly clustered"):
+        _roots(g, 30)

@@ -141,3 +141,20 @@ def test_lemma16_inequality_on_defective_chains(dc):
 def test_lemma16_inequality_with_repeated_eigenvalues(P):
     c = lemma16_record(numeric_jordan(P, fallback=False)).constants
     assert _max_violation(P, gth_stationary(P), c.log_C_P, c.lam, 0) <= 1e-9
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_T_P_is_finite_at_a_subnormal_slem(n):
+    """Regression: at λ̄₂ = 5e-324, (1 − λ̄₂)/(2λ̄₂) overflowed and T_P raised a ValueError.
+    Reference: eq. 157 evaluated at 50 digits (mpmath), independently of the float code."""
+    import mpmath
+
+    slem = 5e-324
+    with mpmath.workdps(50):
+        s = mpmath.mpf(slem)
+        r = mpmath.log((1 + s) / (2 * s))
+        A = 2 * n * (n - 1) * (mpmath.log(2 * n / r) - 1) / ((n + 1) * r)
+        B = 2 * n * (n - 1) * (mpmath.log(2 * n / (r * s)) - 1) / ((n + 1) * r)
+    assert T_P([(slem, n)], slem) == max(int(mpmath.ceil(A)), 0) == 0
+    assert T_P_safe([(slem, n)], slem) == int(mpmath.ceil(B))
+    assert T_P_safe([(slem, n)], slem) == math.ceil(2 * n * (n - 1) / (n + 1))  # the λ̄₂ → 0 limit

@@ -148,3 +148,17 @@ def test_gap_below_resolution_is_refused():
         slem(P)
     with pytest.raises(NumericalError, match="below floating-point resolution"):
         MarkovChain(P).constants()
+
+
+@pytest.mark.parametrize("eps", [5e-324, 1e-320, 1e-300])
+def test_mixing_bounds_finite_at_a_subnormal_eps(eps):
+    """Regression: 1/(2ε) and 1/(ε ρ_min) overflowed (inf bounds, or ZeroDivisionError when
+    ε ρ_min underflowed to 0). Reference: the logarithms taken term by term in mpmath."""
+    import mpmath
+
+    b = mixing_time_bounds(0.5, 0.25, eps=eps)
+    t_rel = 2.0  # 1/(1 − λ̄₂)
+    lower = (t_rel - 1) * float(-mpmath.log(2) - mpmath.log(mpmath.mpf(eps)))
+    upper = t_rel * float(-mpmath.log(mpmath.mpf(eps)) - mpmath.log(0.25))
+    assert b.lower == pytest.approx(lower, rel=1e-14)
+    assert b.upper == pytest.approx(upper, rel=1e-14)

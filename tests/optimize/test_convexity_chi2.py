@@ -1,4 +1,5 @@
-"""Appendix D: χ²(α‖p(q)) is not convex on the orthant (Prop. 1) but is on ‖q‖₁ = Q (Prop. 2).
+"""Appendix D: χ²(α‖p(q)) is not convex on the orthant (Prop. 1), nor on ‖q‖₁ = Q (Prop. 2 is
+false; it holds for equal availabilities, the case its proof covers).
 
 Everything is checked in exact rational arithmetic (floats drawn by hypothesis are converted
 exactly with Fraction), so no tolerance is involved.
@@ -80,16 +81,44 @@ def slice_pairs(draw):
     return pi, alpha, pts[0], pts[1], zeta
 
 
+def test_prop2_is_false_exact_counterexample_on_the_slice():
+    # Prop. 2 claims convexity on ‖q‖₁ = Q; its proof needs πᵀq constant, which the slice does
+    # not fix (claim cafed:appd-prop2, refuted). Q = 1, ζ = ½, every number by hand below.
+    pi = [Fraction(1), Fraction(1, 10), Fraction(1, 10)]
+    alpha = [Fraction(2, 9), Fraction(1, 2), Fraction(5, 18)]
+    q, q2 = (
+        [Fraction(1, 10), Fraction(1, 10), Fraction(4, 5)],
+        [Fraction(9, 20), Fraction(3, 20), Fraction(2, 5)],
+    )
+    f = lambda x: chi2_exact(alpha, pi, x)  # noqa: E731
+    assert sum(q) == sum(q2) == 1
+    # πᵀq = 19/100: p = (10/19, 1/19, 8/19); χ² = Σα²/p − 1 = 1933/480 ≈ 4.0271
+    assert f(q) == Fraction(1933, 480)
+    # πᵀq′ = 101/200: p = (90/101, 3/101, 8/101); χ² = 985169/116640 ≈ 8.4462
+    assert f(q2) == Fraction(985169, 116640)
+    gap = midpoint_gap(f, q, q2, Fraction(1, 2))
+    assert gap == Fraction(-285643, 1283040)  # ≈ −0.2226: the chord lies below χ²(midpoint)
+    # the library agrees in floats
+    mid = np.array([11 / 40, 1 / 8, 3 / 5])
+    value = chi_square(
+        np.array([2 / 9, 1 / 2, 5 / 18]), biased_importance(mid, np.array([1.0, 0.1, 0.1]))
+    )
+    assert abs(value - float(f([Fraction(11, 40), Fraction(1, 8), Fraction(3, 5)]))) < 1e-12
+
+
 @given(slice_pairs())
-def test_prop2_chi2_is_convex_on_the_slice(case):
-    pi, alpha, q, q2, zeta = case
+def test_prop2_holds_with_equal_availabilities(case):
+    # What the proof of Prop. 2 covers: π = c·1 makes πᵀq = cQ constant on the slice.
+    _pi, alpha, q, q2, zeta = case
+    pi = [Fraction(1, 3)] * len(alpha)
     assert midpoint_gap(lambda x: chi2_exact(alpha, pi, x), q, q2, zeta) >= 0
 
 
-@given(slice_pairs(), st.floats(0.0, 10.0), st.floats(1e-3, 10.0))
-def test_opt_fraction_is_convex_on_the_slice(case, s_scale, v):
-    # Appendix E1: (½qᵀSq + v)/πᵀq is a perspective of a convex function, hence convex.
+@given(slice_pairs(), st.lists(st.floats(0.0, 10.0), min_size=6, max_size=6), st.floats(1e-3, 10.0))
+def test_opt_fraction_is_convex_on_the_slice(case, s_raw, v):
+    # Appendix E1: (½qᵀSq + v)/πᵀq is a perspective of a convex function, hence convex, for
+    # any diagonal S ⪰ 0 (not only S ∝ diag(π)).
     pi, _alpha, q, q2, zeta = case
-    s = [Fraction(s_scale) * p for p in pi]
+    s = [Fraction(x) for x in s_raw[: len(pi)]]
     gap = midpoint_gap(lambda x: opt_fraction_exact(pi, s, Fraction(v), x), q, q2, zeta)
     assert gap >= 0

@@ -178,3 +178,24 @@ def test_single_client_gets_everything():
         res = solve([0.4], [2.0], 3.0, 2.5)
         np.testing.assert_allclose(res.q, [2.5], rtol=1e-12)
         assert res.objective == pytest.approx((0.5 * 2.0 * 2.5**2 + 3.0) / (0.4 * 2.5), rel=1e-12)
+
+
+def test_closed_form_when_one_over_s_spans_twelve_decades():
+    # Regression: with s = (1e6, 1e-6) the shifted cumulative sums of the prefix scan lost
+    # A₀A₂ − A₁² and π_k − π̄ to cancellation; q summed to 0.99995 instead of 1 and J was 3e-5
+    # above the optimum. Oracle: the 1-D problem q = (x, 1 − x) minimised in 50-digit mpmath.
+    import mpmath as mp
+
+    pi, s, v, Q = np.array([0.9, 0.5]), np.array([1e6, 1e-6]), 1e6, 1.0
+    q, _ = problem212.closed_form_q(pi, s, v, Q)
+    with mp.workdps(50):
+
+        def J(x):
+            return (mp.mpf(s[0]) * x**2 / 2 + mp.mpf(s[1]) * (1 - x) ** 2 / 2 + v) / (
+                mp.mpf(pi[0]) * x + mp.mpf(pi[1]) * (1 - x)
+            )
+
+        x = mp.findroot(lambda t: mp.diff(J, t), 0.6)
+    assert abs(q.sum() - Q) <= 1e-14
+    assert abs(q[0] - float(x)) <= 1e-12 and abs(q[1] - float(1 - x)) <= 1e-12
+    assert abs(f212(q, pi, s, v) / float(J(x)) - 1.0) <= 1e-14

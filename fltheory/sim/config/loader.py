@@ -62,6 +62,10 @@ class SimConfig:
     prior: tuple[float, float]
     raw: dict[str, Any]
     groups: dict[str, np.ndarray] = field(default_factory=dict)
+    #: every table with its defaults filled in (JSON types): what the run used, for provenance.
+    resolved: dict[str, Any] = field(default_factory=dict)
+    #: the file it was read from (None: built from a dict).
+    source: str | None = None
 
 
 def load_config(
@@ -134,17 +138,23 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     top = parse(SimFile, raw, source=source)
     device = resolve_device(top.device)
     dtype = getattr(torch, top.dtype)
-    problem, groups = build_problem(top.problem, ProblemContext(top.seed, device, dtype), source)
+    resolved: dict[str, Any] = top.model_dump(mode="json")
+    resolved["device"] = device
+    problem, groups = build_problem(
+        top.problem, ProblemContext(top.seed, device, dtype), source, resolved["problem"]
+    )
     n = problem.n_clients
     process, process_groups = build_availability(
-        top.availability, AvailabilityContext(n, top.seed, base), source
+        top.availability, AvailabilityContext(n, top.seed, base), source, resolved["availability"]
     )
     settings = top.run.settings()
     context = AlgorithmContext(
         n, settings.rounds, top.seed, np.asarray(process.pi), problem.local_minima
     )
     specs = [
-        build_algorithm(item, f"algorithms.{i}", top.run, context, source)
+        build_algorithm(
+            item, f"algorithms.{i}", top.run, context, source, resolved["algorithms"][i]
+        )
         for i, item in enumerate(top.algorithms)
     ]
     labels = [s.label for s in specs]
@@ -165,6 +175,8 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         prior=(top.run.prior[0], top.run.prior[1]),
         raw=raw,
         groups={**process_groups, **groups},
+        resolved=resolved,
+        source=None if source is None else str(source),
     )
 
 
@@ -196,9 +208,15 @@ def located(table: str, source: Source) -> Iterator[None]:
         raise type(err)(f"{table_name(table, source)}: {err}") from None
 
 
-def build_problem(data: dict[str, Any], ctx: ProblemContext, source: Source = None) -> Built:
+def build_problem(
+    data: dict[str, Any],
+    ctx: ProblemContext,
+    source: Source = None,
+    resolved: dict[str, Any] | None = None,
+) -> Built:
     """(problem, client groups) from a ``[problem]`` table; a ``model`` key picks a model of
-    :data:`~fltheory.sim.registries.MODELS` whose fields sit in the same table.
+    :data:`~fltheory.sim.registries.MODELS` whose fields sit in the same table. ``resolved``,
+    when given, is updated with every field, defaults filled in (likewise below).
 
     >>> problem, _ = build_problem({"kind": "fedpbc_quadratic", "n_clients": 3}, ProblemContext(0))
     >>> problem.n_clients, problem.n_params
@@ -218,12 +236,19 @@ def build_problem(data: dict[str, Any], ctx: ProblemContext, source: Source = No
         rest = {k: v for k, v in body.items() if k not in own}
         model_params = parse(model.params, rest, table="problem", source=source)
         ctx = replace(ctx, model=partial(model.build, model_params))
+        if resolved is not None:
+            resolved.update(model_params.model_dump(mode="json"))
+    if resolved is not None:
+        resolved.update(params.model_dump(mode="json"))
     with located("problem", source):
         return entry.build(params, ctx)
 
 
 def build_availability(
-    data: dict[str, Any], ctx: AvailabilityContext, source: Source = None
+    data: dict[str, Any],
+    ctx: AvailabilityContext,
+    source: Source = None,
+    resolved: dict[str, Any] | None = None,
 ) -> Built:
     """(availability process over ``ctx.n_clients`` clients, client groups) from a table.
 
@@ -233,6 +258,8 @@ def build_availability(
     """
     entry, body = plugin(AVAILABILITY, data, "kind", "availability", source)
     params = parse(entry.params, body, table="availability", source=source)
+    if resolved is not None:
+        resolved.update(params.model_dump(mode="json"))
     with located("availability", source):
         process, groups = entry.build(params, ctx)
     if process.n_clients != ctx.n_clients:
@@ -244,7 +271,12 @@ def build_availability(
 
 
 def build_algorithm(
-    data: dict[str, Any], table: str, run: RunTable, ctx: AlgorithmContext, source: Source = None
+    data: dict[str, Any],
+    table: str,
+    run: RunTable,
+    ctx: AlgorithmContext,
+    source: Source = None,
+    resolved: dict[str, Any] | None = None,
 ) -> AlgorithmSpec:
     """One ``[[algorithms]]`` entry: its ``name``, its own parameters, and the options of
     :class:`~fltheory.sim.config.tables.AlgorithmOptions` (defaults from ``[run]``).
@@ -264,4 +296,8 @@ def build_algorithm(
     params = parse(entry.params, own, table=table, source=source)
     with located(table, source):
         algorithm = entry.build(params, ctx)
-    return opts.spec(entry.name, algorithm)
+    spec = opts.spec(entry.name, algorithm)
+    if resolved is not None:
+        resolved.update({**opts.model_dump(mode="json"), **params.model_dump(mode="json")})
+        resolved["label"] = spec.label
+    return spec

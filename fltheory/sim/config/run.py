@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from fltheory.sim.checkpoint import Checkpointer, restore_run, restore_state
 from fltheory.sim.compare import Setup
 from fltheory.sim.config.loader import SimConfig
 from fltheory.sim.results import RunResult
@@ -33,8 +34,12 @@ def torch_threads(n: int | None) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def run_config(cfg: SimConfig, progress: Progress | None = None) -> tuple[dict[str, Any], list]:
-    """(summary, runs): the trace is drawn once and every algorithm runs on it.
+def run_config(
+    cfg: SimConfig, progress: Progress | None = None, checkpointer: Checkpointer | None = None
+) -> tuple[dict[str, Any], list]:
+    """(summary, runs): the trace is drawn once and every algorithm runs on it. With a
+    ``checkpointer`` the run continues from its checkpoints (finished algorithms, the state of
+    the next one) and saves new ones (:mod:`fltheory.sim.checkpoint`).
 
     >>> from fltheory.sim.config.loader import build
     >>> cfg = build({"run": {"rounds": 2}, "device": "cpu",
@@ -48,9 +53,24 @@ def run_config(cfg: SimConfig, progress: Progress | None = None) -> tuple[dict[s
     with torch_threads(cfg.threads):
         setup = Setup(cfg.problem, cfg.process, cfg.settings, cfg.seed, cfg.seeds, cfg.prior)
         runs: list[RunResult] = []
-        for spec in cfg.specs:
+        done, current = ([], None) if checkpointer is None else checkpointer.load()
+        rounds = cfg.settings.rounds
+        for i, spec in enumerate(cfg.specs):
             tick = None if progress is None else (lambda t, lb=spec.label: progress(lb, t + 1))
-            runs.append(setup.run(spec, progress=tick))
+            if i < len(done):
+                runs.append(restore_run(done[i], spec, setup))
+                if tick is not None:
+                    tick(rounds - 1)
+                continue
+            start = None
+            if current is not None and checkpointer is not None:
+                start = restore_state(current, spec, setup.trace.shape, cfg.device)
+                current = None
+            if checkpointer is not None:
+                checkpointer.index, checkpointer.rounds = i, rounds
+            runs.append(setup.run(spec, progress=tick, start=start, checkpoint=checkpointer))
+            if checkpointer is not None:
+                checkpointer.finished(i, runs[-1])
     return summarise(cfg, setup.trace, runs), runs
 
 

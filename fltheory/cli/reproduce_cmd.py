@@ -1,0 +1,179 @@
+"""``fltheory reproduce``: list the papers' experiments, or run one and judge it over seeds."""
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from fltheory.cli.app import app
+from fltheory.cli.output import console, emit_json
+from fltheory.errors import InputError
+
+
+def _listing() -> list[dict[str, Any]]:
+    from fltheory.experiments.model import SETUPS, all_experiments
+
+    rows = []
+    # The paper's own order: the journal's IDs, then the conference's.
+    for e in sorted(all_experiments(), key=lambda e: (e.id.startswith("cafed-infocom"), e.id)):
+        rows.append(
+            {
+                "id": e.id,
+                "title": e.title,
+                "source": e.source.to_dict(),
+                "setups": {s: e.status(s) for s in (*SETUPS, *e.setups) if s in e.setups},
+                "requires": {s: list(e.setups[s].requires) for s in e.setups},
+                "numbers": len(e.numbers),
+                "lost_numbers": sum(n.value is None for n in e.numbers),
+                "claims": len(e.claims),
+            }
+        )
+    return rows
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_fmt(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _short(status: str, keep: int = 2) -> str:
+    """``needs: a, b, c, d`` → ``needs: a, b (+2)`` (the full list is in --json)."""
+    if not status.startswith("needs: "):
+        return status
+    parts = status.removeprefix("needs: ").split(", ")
+    more = f" (+{len(parts) - keep})" if len(parts) > keep else ""
+    return "needs: " + ", ".join(parts[:keep]) + more
+
+
+def _print_listing(rows: list[dict[str, Any]]) -> None:
+    table = Table(title="experiments (fltheory reproduce ID --setup S [--quick|--full])")
+    table.add_column("id", no_wrap=True)
+    for name in ("figure", "setup paper", "setup authors", "other setups"):
+        table.add_column(name, overflow="fold")
+    for r in rows:
+        src = r["source"]
+        table.add_row(
+            r["id"],
+            src["figure"],
+            _short(r["setups"].get("paper", "—")),
+            _short(r["setups"].get("authors", "—")),
+            "; ".join(
+                f"{name}: {_short(status)}"
+                for name, status in r["setups"].items()
+                if name not in ("paper", "authors")
+            ),
+        )
+    console().print(table)
+
+
+def _print_verdict(record: dict[str, Any], out: Path) -> None:
+    table = Table(
+        title=f"{record['id']} --setup {record['setup']} --{record['mode']}: "
+        f"{record['verdict'].upper()} ({record['data']}; {record['seeds']} seeds, "
+        f"{record['seconds']} s)"
+    )
+    for name in ("claim", "paper", "measured", "CI", "holds", "role"):
+        table.add_column(name, overflow="fold")
+    for c in record["checks"]:
+        ci = "" if c["ci"] is None else f"[{c['ci'][0]:.4g}, {c['ci'][1]:.4g}]"
+        holds = "contrary" if c["opposite"] else {True: "yes", False: "no", None: "—"}[c["holds"]]
+        table.add_row(c["claim"], _fmt(c["paper"]), _fmt(c["measured"]), ci, holds, c["role"])
+    out_console = console()
+    out_console.print(table)
+    out_console.print(f"results written to {out}")
+
+
+def _default_out(experiment_id: str, setup: str, mode: str) -> Path:
+    base = Path("results") / "reproduce" / experiment_id.replace(":", "_")
+    base.mkdir(parents=True, exist_ok=True)
+    return base / f"{setup}-{mode}"
+
+
+@app.command("reproduce")
+def reproduce_command(
+    experiment_id: Annotated[
+        str | None, typer.Argument(metavar="ID", help="Experiment ID, e.g. cafed:fig1a.")
+    ] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the experiments.")] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick/--full", help="Reduced size for CI, or the paper's size.")
+    ] = True,
+    setup: Annotated[str, typer.Option(help="paper or authors.")] = "paper",
+    seeds: Annotated[int | None, typer.Option(help="Seeds (default: the mode's).")] = None,
+    device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "cpu",
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Result folder (default results/reproduce/<id>/<setup>-<mode>)."),
+    ] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace a complete result in --out.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
+) -> None:
+    """Reproduce a paper's experiment and judge it statistically over seeds."""
+    from fltheory.experiments.model import get
+
+    if list_:
+        if experiment_id is not None:
+            raise InputError("give either --list or an experiment ID, not both")
+        rows = _listing()
+        if json_out:
+            emit_json({"experiments": rows})
+        else:
+            _print_listing(rows)
+        return
+    if experiment_id is None:
+        raise InputError("give an experiment ID (see fltheory reproduce --list)")
+    from fltheory.atomic import prepare_result_dir
+    from fltheory.experiments.runner import (
+        check_runnable,
+        owned_files,
+        run_experiment,
+        write_reproduction,
+    )
+
+    mode = "quick" if quick else "full"
+    experiment = get(experiment_id)
+    check_runnable(experiment, setup, mode)
+    if seeds is not None and seeds < 2:
+        raise InputError(f"--seeds must be >= 2 (a verdict pairs seeds), got {seeds}")
+    target = out if out is not None else _default_out(experiment.id, setup, mode)
+    directory = prepare_result_dir(target, overwrite=overwrite, owned=owned_files(experiment))
+    if json_out:
+        rep = run_experiment(experiment.id, setup=setup, mode=mode, seeds=seeds, device=device)
+    else:
+        bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        tasks: dict[str, TaskID] = {}
+
+        def advance(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.update(tasks[label], completed=done)
+
+        with bar:
+            rep = run_experiment(
+                experiment.id, setup=setup, mode=mode, seeds=seeds, device=device, progress=advance
+            )
+    files = write_reproduction(rep, directory)
+    if json_out:
+        emit_json({**rep.record, "files": [str(p) for p in files]})
+    else:
+        _print_verdict(rep.record, directory)

@@ -1,0 +1,191 @@
+"""Building blocks of the judges: paired comparisons over seeds (Holm-adjusted), ranking
+probabilities, magnitudes against the paper's number, diagnostics, and the verdict rule.
+
+Levels: ``full`` mode judges at 95 % (two-sided, so a claim holds when the paired difference
+is significant on the claimed side at 2.5 %); ``quick`` mode at a one-sided 80 % level
+(two-sided 60 % intervals), direction only — magnitudes are reported, not judged.
+
+Verdict (:func:`decide`): ``contradicted`` when a primary check establishes the contrary,
+``reproduced`` when every primary check holds, ``not_reproduced`` otherwise.
+
+>>> import numpy as np
+>>> from fltheory.experiments.model import Measurements
+>>> acc = {"ca_fed": np.full((6, 1), 0.80) + np.arange(6)[:, None] * 1e-3,
+...        "adafed": np.full((6, 1), 0.78)}
+>>> checks = beats_all(Measurements(np.array([99]), acc), "ca_fed", ["adafed"], mode="full",
+...                    where="P2:315")
+>>> checks[0].holds, decide(checks)
+(True, 'reproduced')
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from fltheory.experiments.model import Check, Measurements
+from fltheory.experiments.stats import best_probability, holm, paired_difference
+
+#: Two-sided confidence of the intervals, per mode.
+CONFIDENCE = {"quick": 0.60, "full": 0.95}
+#: A ranking claim holds at this bootstrap probability of being best; the contrary is
+#: established below ``RANK_OPPOSITE[mode]`` (about the one-sided level of the mode's intervals,
+#: so pure noise rarely reads as "contradicted").
+RANK_HOLDS = 0.8
+RANK_OPPOSITE = {"quick": 0.1, "full": 0.025}
+PP = 100.0  # accuracies are fractions; differences are reported in percentage points
+
+
+def _round(x: float, digits: int = 3) -> float:
+    return float(round(float(x), digits))
+
+
+def beats_all(
+    m: Measurements,
+    winner: str,
+    others: Sequence[str],
+    *,
+    mode: str,
+    where: str,
+    paper: dict[str, Any] | None = None,
+    at_round: int | None = None,
+    role: str = "primary",
+    metric: tuple[str, Callable[[str], np.ndarray]] | None = None,
+) -> list[Check]:
+    """One check per ``other``: acc_end(winner) − acc_end(other) > 0 over the paired seeds
+    (or the accuracy at ``at_round``, or ``metric`` = (description, label → per-seed values)),
+    Holm-adjusted across ``others``.
+
+    ``paper[other]`` is the paper's number for that difference (pp), when it gives one.
+    """
+    confidence = CONFIDENCE[mode]
+    alpha = 1 - confidence
+    value = (lambda k: m.final(k)) if at_round is None else (lambda k: m.at_round(k, at_round))
+    if metric is not None:
+        value = metric[1]
+    intervals = [
+        paired_difference(PP * value(winner), PP * value(o), confidence=confidence) for o in others
+    ]
+    adjusted = holm([iv.p_value for iv in intervals]) if intervals else np.array([])
+    when = "at the end" if at_round is None else f"at round {at_round}"
+    if metric is not None:
+        when = metric[0]
+    checks = []
+    for other, iv, p in zip(others, intervals, adjusted, strict=True):
+        significant = bool(p < alpha)
+        checks.append(
+            Check(
+                claim=f"{winner} > {other} {when} (paired over {iv.n} seeds, pp)",
+                paper=(paper or {}).get(other, f"{winner} better"),
+                measured=_round(iv.mean),
+                ci=(_round(iv.low), _round(iv.high)),
+                holds=significant and iv.mean > 0,
+                role=role,
+                opposite=significant and iv.mean < 0,
+                where=where,
+                note=f"Holm-adjusted p = {p:.3g} over {len(intervals)} comparison(s), "
+                f"{100 * confidence:.0f} % two-sided interval",
+            )
+        )
+    return checks
+
+
+def magnitude(
+    m: Measurements,
+    winner: str,
+    other: str,
+    *,
+    paper_pp: float,
+    tolerance_pp: float,
+    mode: str,
+    where: str,
+) -> Check:
+    """The paper's difference (pp) lies in the interval of the measured one or within
+    ``tolerance_pp`` of its mean. Primary in full mode, reported in quick mode."""
+    iv = paired_difference(PP * m.final(winner), PP * m.final(other), confidence=CONFIDENCE[mode])
+    holds = iv.contains(paper_pp) or abs(iv.mean - paper_pp) <= tolerance_pp
+    return Check(
+        claim=f"{winner} − {other} at the end is the paper's {paper_pp:+g} pp (± {tolerance_pp:g})",
+        paper=paper_pp,
+        measured=_round(iv.mean),
+        ci=(_round(iv.low), _round(iv.high)),
+        holds=bool(holds),
+        role="primary" if mode == "full" else "secondary",
+        where=where,
+    )
+
+
+def ranking(m: Measurements, winner: str, *, mode: str, where: str, seed: int = 0) -> Check:
+    """P(``winner`` has the best mean acc_end), bootstrapping the seeds: holds at ≥ 0.8, the
+    contrary is established below ``RANK_OPPOSITE[mode]``."""
+    probs = best_probability({k: m.final(k) for k in m.accuracy}, seed=seed)
+    p = probs[winner]
+    return Check(
+        claim=f"{winner} has the best final accuracy of {len(probs)} algorithms",
+        paper=f"{winner} best",
+        measured={"p_best": {k: _round(v) for k, v in probs.items()}},
+        ci=None,
+        holds=p >= RANK_HOLDS,
+        role="primary",
+        opposite=p < RANK_OPPOSITE[mode],
+        where=where,
+        note=f"bootstrap over seeds; holds at P >= {RANK_HOLDS}, contrary below "
+        f"{RANK_OPPOSITE[mode]}",
+    )
+
+
+def rank_probability(m: Measurements, label: str, rank: int, *, seed: int = 0) -> float:
+    """Bootstrap probability that ``label`` has rank ``rank`` (1 = best) by mean acc_end.
+
+    >>> from fltheory.experiments.model import Measurements
+    >>> m = Measurements(np.array([0]), {"a": np.array([[0.9], [0.91]]),
+    ...                                  "b": np.array([[0.5], [0.52]])})
+    >>> rank_probability(m, "b", 2)
+    1.0
+    """
+    from fltheory.experiments.stats import N_BOOTSTRAP
+    from fltheory.rng import generator
+
+    names = list(m.accuracy)
+    matrix = np.array([m.final(k) for k in names])
+    rng = generator(seed, "experiments/judges/rank")
+    idx = rng.integers(0, matrix.shape[1], size=(N_BOOTSTRAP, matrix.shape[1]))
+    means = matrix[:, idx].mean(axis=2)
+    ranks = (-means).argsort(axis=0).argsort(axis=0) + 1
+    return float((ranks[names.index(label)] == rank).mean())
+
+
+def exclusion_by_group(m: Measurements, label: str) -> dict[str, float]:
+    """Per client group, the share of active client-rounds that ``label`` left out."""
+    if m.active is None or label not in m.included:
+        return {}
+    active = m.active.astype(bool)
+    left_out = active & ~m.included[label].astype(bool)
+    out = {}
+    for name, mask in m.groups.items():
+        seen = active[..., mask].sum()
+        out[name] = _round(left_out[..., mask].sum() / seen) if seen else float("nan")
+    return out
+
+
+def participation(m: Measurements, label: str) -> float:
+    """Mean participants per round over mean active clients per round."""
+    if m.active is None or label not in m.included:
+        return float("nan")
+    return float(m.included[label].sum() / max(1, m.active.sum()))
+
+
+def decide(checks: Sequence[Check]) -> str:
+    """The verdict from the primary checks (see the module docstring).
+
+    >>> decide([Check("c", 1, 1, None, True)]), decide([Check("c", 1, 0, None, False)])
+    ('reproduced', 'not_reproduced')
+    >>> decide([Check("c", 1, -1, None, False, opposite=True)])
+    'contradicted'
+    """
+    primary = [c for c in checks if c.role == "primary"]
+    if any(c.opposite for c in primary):
+        return "contradicted"
+    if primary and all(c.holds for c in primary):
+        return "reproduced"
+    return "not_reproduced"

@@ -1,0 +1,314 @@
+"""What an experiment of the registry is: the paper's numbers and claims as data, the setups that
+run it, the panels it plots and the judge that decides it.
+
+* :class:`Experiment` — a stable ID (``cafed:fig1a``), where it is in the paper, the paper's
+  reported :class:`Number` s and qualitative :class:`Claim` s (each with its place in the text),
+  one :class:`SetupSpec` per setup (``paper``, ``authors``), the :class:`Panel` s and a judge;
+* :class:`Measurements` — what a run measured, per algorithm and seed, as the judge reads it;
+* :class:`Check` — one judged claim: ``{claim, paper, measured, ci, holds}``;
+* :data:`FEATURES` — simulator features an experiment may still need (its ``requires``).
+
+Experiments register themselves in :data:`EXPERIMENTS`, a :class:`~fltheory.registry.Registry`
+that imports every module of :mod:`fltheory.experiments.catalog`: adding an experiment is adding
+(or extending) one module there.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from fltheory.config.schema import Strict
+from fltheory.errors import InputError
+from fltheory.registry import Registry
+
+#: Modes: ``quick`` (reduced size, for CI; direction only at a one-sided 80 % level) and
+#: ``full`` (the paper's size; 95 % intervals, magnitudes judged).
+MODES = ("quick", "full")
+#: Setups: ``paper`` (the paper as written) and ``authors`` (what the authors' public code does).
+SETUPS = ("paper", "authors")
+#: Verdicts, best first.
+VERDICTS = ("reproduced", "not_reproduced", "contradicted")
+
+#: Simulator features some experiments still need (spec C.*), by key: one line each.
+FEATURES: dict[str, str] = {
+    "local_epochs": "local epochs (shuffled passes, ceil(n_k/B) steps per epoch) [spec C.1]",
+    "local_momentum": "local SGD momentum 0.9 + weight decay 1e-2 with persistent per-client "
+    "optimiser state [spec C.2]",
+    "true_local_minima": "true local minima F_k* for data problems (sklearn fit / exact) [C.4]",
+    "cafed_loss_signal": "CA-Fed loss signal options: full local test/validation loss [C.5]",
+    "validation_split": "a 20 % validation split of each client's training set [C.6]",
+    "bias_const": "CA-Fed bias factor without the 4 (the code's bias_const) [C.7]",
+    "authors_population": "the authors' availability population (1/2-1/4-1/4 multinomial) [C.8]",
+    "authors_leaf_stream": "the authors' LEAF generator stream layout, seed-42 replica [C.9]",
+    "infocom_data": "the INFOCOM binary-synthetic and swapped-label MNIST data [C.10]",
+    "f3ast_code_variant": "the authors' F3AST variant (oracle pi, no memory) [C.11]",
+    "warmed_estimators": "estimators warmed by t' observations of each chain [C.12]",
+    "cluster_data": "a cluster-level data heterogeneity generator (Fig. 5 setting b) [C.13]",
+    "cifar10": "CIFAR-10 data (--data-dir) and the 2-conv network; GPU for full mode [C.14]",
+    "authors_logging": "the authors' evaluation schedule and metrics (time-average over logged "
+    "points, max, second-half sd) [C.15]",
+    "torch_default_init": "PyTorch default initialisation of the linear models [C.16]",
+    "kappa_sweep": "kappa2 sweeps with per-T argmax from one run set [C.17]",
+    "grid_search": "seeded learning-rate grid search with tuning seeds disjoint from evaluation "
+    "seeds (App. G) [table2]",
+}
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number the paper reports. ``value`` None means the extraction lost it (``note`` says
+    what survives); ``where`` is ``file:line`` in the seed text."""
+
+    name: str
+    value: float | None
+    unit: str
+    where: str
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "value": self.value,
+            "unit": self.unit,
+            "where": self.where,
+            "lost_in_extraction": self.value is None,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A qualitative statement of the paper, quoted, with its place in the text."""
+
+    text: str
+    where: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"text": self.text, "where": self.where}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an experiment is in the paper: the seed file, section, figure/table and lines."""
+
+    paper: str
+    seed_file: str
+    section: str
+    figure: str
+    lines: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "paper": self.paper,
+            "seed_file": self.seed_file,
+            "section": self.section,
+            "figure": self.figure,
+            "lines": self.lines,
+        }
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One plotted panel. ``kind``: ``accuracy`` (test accuracy vs round, mean ± sd over seeds;
+    ``curve`` the same for another quantity, log-x, named by ``title``),
+    ``group_shares`` (share of cumulative weight per client group vs α's share) or
+    ``group_exclusion`` (rate at which active clients of each group are left out)."""
+
+    name: str
+    kind: str
+    title: str
+
+
+#: One comparison (``fltheory simulate`` tables) or a sweep of tagged comparisons.
+Config = dict[str, Any] | list[tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class SetupSpec:
+    """One way of running an experiment. ``configs[mode]()`` returns the ``fltheory simulate``
+    tables (a dict) for that mode, or a list of (tag, tables) for a sweep (one comparison per
+    tag, same seeds; labels become ``tag/label``); ``requires`` lists :data:`FEATURES` keys
+    still missing from the simulator (the setup is not runnable until it is empty)."""
+
+    name: str
+    description: str
+    data: str
+    requires: tuple[str, ...] = ()
+    configs: Mapping[str, Callable[[], Config]] = field(default_factory=dict)
+    #: mode → measure(seeds): experiments that run no federated training (e.g. an estimator
+    #: study) produce their :class:`Measurements` directly.
+    measure: Mapping[str, Callable[[int], "Measurements"]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = [r for r in self.requires if r not in FEATURES]
+        if unknown:
+            raise ValueError(f"unknown simulator feature(s) {unknown} in setup {self.name!r}")
+
+    def runnable(self, mode: str) -> bool:
+        return not self.requires and (mode in self.configs or mode in self.measure)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One judged claim. ``holds``: True (established), False (not established), None
+    (diagnostic, not judged). ``opposite``: the data establish the contrary. ``role``:
+    ``primary`` checks decide the verdict, ``secondary`` and ``diagnostic`` are reported."""
+
+    claim: str
+    paper: Any
+    measured: Any
+    ci: tuple[float, float] | None
+    holds: bool | None
+    role: str = "primary"
+    opposite: bool = False
+    where: str = ""
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim,
+            "paper": self.paper,
+            "measured": self.measured,
+            "ci": None if self.ci is None else [float(self.ci[0]), float(self.ci[1])],
+            "holds": self.holds,
+            "role": self.role,
+            "opposite": self.opposite,
+            "where": self.where,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Measurements:
+    """What a run measured, as the judges read it.
+
+    ``accuracy[label]`` is (seeds, evaluations) after the 0-based rounds ``eval_rounds``;
+    ``included`` / ``weights`` [label] and ``active`` are (seeds, T, N); ``groups`` maps a client
+    group to its boolean mask; ``alpha`` is the target importance (N,).
+
+    >>> m = Measurements(np.array([9]), {"a": np.array([[0.5], [0.7]])})
+    >>> m.seeds, m.final("a").tolist()
+    (2, [0.5, 0.7])
+    """
+
+    eval_rounds: np.ndarray
+    accuracy: dict[str, np.ndarray]
+    included: dict[str, np.ndarray] = field(default_factory=dict)
+    weights: dict[str, np.ndarray] = field(default_factory=dict)
+    active: np.ndarray | None = None
+    groups: dict[str, np.ndarray] = field(default_factory=dict)
+    alpha: np.ndarray | None = None
+
+    @property
+    def seeds(self) -> int:
+        return int(next(iter(self.accuracy.values())).shape[0])
+
+    def final(self, label: str, fraction: float = 0.05) -> np.ndarray:
+        """Per seed, the mean accuracy over the last ``fraction`` of evaluations (at least one):
+        the spec's acc_end."""
+        acc = self.accuracy[label]
+        k = max(1, round(fraction * acc.shape[1]))
+        return np.asarray(acc[:, -k:].mean(axis=1))
+
+    def at_round(self, label: str, t: int) -> np.ndarray:
+        """Per seed, the accuracy of the last evaluation at or before round ``t`` (1-based)."""
+        idx = np.flatnonzero(self.eval_rounds + 1 <= t)
+        if idx.size == 0:
+            raise InputError(f"no evaluation at or before round {t}")
+        return np.asarray(self.accuracy[label][:, idx[-1]])
+
+
+#: judge(measurements, mode) -> checks
+Judge = Callable[[Measurements, str], list[Check]]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment of a paper (see the module docstring)."""
+
+    id: str
+    title: str
+    source: Source
+    numbers: tuple[Number, ...]
+    claims: tuple[Claim, ...]
+    setups: Mapping[str, SetupSpec]
+    panels: tuple[Panel, ...] = ()
+    judge: Judge | None = None
+    seeds: Mapping[str, int] = field(default_factory=lambda: {"quick": 6, "full": 10})
+    notes: str = ""
+
+    def setup(self, name: str) -> SetupSpec:
+        if name not in self.setups:
+            raise InputError(
+                f"{self.id} has no setup '{name}' (choose from: {', '.join(self.setups)})"
+            )
+        return self.setups[name]
+
+    def missing(self, setup: str, mode: str) -> list[str]:
+        """Why ``setup`` in ``mode`` cannot run yet (empty: it can)."""
+        spec = self.setup(setup)
+        why = [FEATURES[r] for r in spec.requires]
+        if not why and not spec.runnable(mode):
+            why.append(f"no {mode} configuration yet")
+        if not why and self.judge is None:
+            why.append("no judge yet")
+        return why
+
+    def status(self, setup: str) -> str:
+        """``runnable`` (quick and full), ``quick only``, or ``needs: <features>``."""
+        spec = self.setups.get(setup)
+        if spec is None:
+            return "—"
+        if spec.requires:
+            return "needs: " + ", ".join(spec.requires)
+        modes = [m for m in MODES if not self.missing(setup, m)]
+        if modes == list(MODES):
+            return "runnable"
+        return f"{modes[0]} only" if modes else "needs: judge"
+
+    def paper_record(self) -> dict[str, Any]:
+        return {
+            "numbers": [n.to_dict() for n in self.numbers],
+            "claims": [c.to_dict() for c in self.claims],
+        }
+
+
+def _build(params: Strict, experiment: Experiment) -> Experiment:
+    return experiment
+
+
+#: Every experiment, by ID; modules of :mod:`fltheory.experiments.catalog` register themselves.
+EXPERIMENTS: Registry[Experiment] = Registry("experiment", package="fltheory.experiments.catalog")
+
+
+def register(experiment: Experiment) -> Experiment:
+    """Add ``experiment`` to :data:`EXPERIMENTS` (IDs are registered once).
+
+    >>> get("cafed:fig1a").source.figure
+    'Fig. 1(a)'
+    """
+    EXPERIMENTS.register(experiment.id, params=Strict, doc=experiment.title, experiment=experiment)(
+        _build
+    )
+    return experiment
+
+
+def get(experiment_id: str) -> Experiment:
+    """The registered experiment ``experiment_id`` (unknown: an InputError with a suggestion).
+
+    >>> get("cafed:fig1b").id
+    'cafed:fig1b'
+    """
+    experiment: Experiment = EXPERIMENTS.get(experiment_id).extras["experiment"]
+    return experiment
+
+
+def all_experiments() -> list[Experiment]:
+    """Every registered experiment, sorted by ID.
+
+    >>> "cafed-infocom:table1" in [e.id for e in all_experiments()]
+    True
+    """
+    return [entry.extras["experiment"] for entry in EXPERIMENTS]

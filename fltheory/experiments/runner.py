@@ -1,0 +1,373 @@
+"""Run a registered experiment through the simulator, judge it, and write its result directory.
+
+:func:`run_experiment` builds the setup's configuration for the mode, runs it with
+:func:`fltheory.api.simulation.simulate`, gathers :class:`~fltheory.experiments.model.Measurements`
+and returns a :class:`Reproduction` (the verdict record, per-panel tables and the runs).
+:func:`write_reproduction` writes, crash-safely (:mod:`fltheory.atomic`), one PNG and one CSV per
+panel, ``verdict.json``, ``summary.md`` and the manifest with provenance.
+"""
+
+import csv
+import io
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fltheory.errors import InputError
+from fltheory.experiments.judges import decide, exclusion_by_group, participation
+from fltheory.experiments.model import MODES, Experiment, Measurements, Panel, get
+from fltheory.jsonable import to_jsonable
+
+#: progress(label, rounds done, rounds in all)
+Progress = Callable[[str, int, int], None]
+VERDICT_FILE, SUMMARY_FILE = "verdict.json", "summary.md"
+
+
+@dataclass(frozen=True, eq=False)
+class Reproduction:
+    """A judged run: ``record`` is the verdict JSON object; ``tables`` the CSV rows per panel."""
+
+    experiment: Experiment
+    record: dict[str, Any]
+    measurements: Measurements
+    tables: dict[str, list[list[Any]]]
+    seconds: float
+
+
+def check_runnable(experiment: Experiment, setup: str, mode: str) -> None:
+    """Refuse, in one line, a setup/mode the simulator cannot run yet.
+
+    >>> check_runnable(get("cafed:fig1c"), "paper", "quick")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: cafed:fig1c --setup paper cannot run yet: needs CIFAR-10 ...
+    """
+    if mode not in MODES:
+        raise InputError(f"unknown mode '{mode}' (choose from: {', '.join(MODES)})")
+    missing = experiment.missing(setup, mode)
+    if missing:
+        raise InputError(
+            f"{experiment.id} --setup {setup} cannot run yet: needs " + "; ".join(missing)
+        )
+
+
+def measurements_of(report: Any) -> Measurements:
+    """:class:`Measurements` of a :class:`~fltheory.api.simulation.SimulationReport`; the
+    availability trace is redrawn from the config's seed exactly as the simulator draws it."""
+    cfg = report.config
+    trace = np.asarray(cfg.process.sample(cfg.seed, cfg.seeds, cfg.settings.rounds), dtype=bool)
+    runs = report.runs
+    first = runs[0]
+    if not np.array_equal(trace.sum(axis=2), first.n_active):
+        raise RuntimeError("the redrawn availability trace differs from the simulator's")
+    alpha = getattr(cfg.problem, "alpha", None)
+    return Measurements(
+        eval_rounds=np.asarray(first.eval_rounds),
+        accuracy={r.label: np.asarray(r.accuracy) for r in runs if r.accuracy is not None},
+        included={r.label: np.asarray(r.included, dtype=bool) for r in runs},
+        weights={r.label: np.asarray(r.weights) for r in runs},
+        active=trace,
+        groups={k: np.asarray(v, dtype=bool) for k, v in cfg.groups.items()},
+        alpha=None if alpha is None else np.asarray(alpha, dtype=float),
+    )
+
+
+def merge(parts: list[tuple[str, Measurements]]) -> Measurements:
+    """One :class:`Measurements` of a sweep: labels ``tag/label``; the activity trace is kept
+    when every comparison drew the same one (None otherwise).
+
+    >>> a = Measurements(np.array([0]), {"x": np.ones((2, 1))})
+    >>> sorted(merge([("g=0", a), ("g=1", a)]).accuracy)
+    ['g=0/x', 'g=1/x']
+    """
+    first = parts[0][1]
+    for _, m in parts[1:]:
+        if not np.array_equal(m.eval_rounds, first.eval_rounds):
+            raise ValueError("the comparisons of a sweep must evaluate the same rounds")
+    same_trace = all(
+        m.active is not None and first.active is not None and np.array_equal(m.active, first.active)
+        for _, m in parts
+    )
+    return Measurements(
+        eval_rounds=first.eval_rounds,
+        accuracy={f"{t}/{k}": v for t, m in parts for k, v in m.accuracy.items()},
+        included={f"{t}/{k}": v for t, m in parts for k, v in m.included.items()},
+        weights={f"{t}/{k}": v for t, m in parts for k, v in m.weights.items()},
+        active=first.active if same_trace else None,
+        groups=first.groups,
+        alpha=first.alpha,
+    )
+
+
+def _measured(m: Measurements, prefix: str = "acc") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for label, acc in m.accuracy.items():
+        end = m.final(label)
+        entry: dict[str, Any] = {
+            f"{prefix}_end_mean": round(float(end.mean()), 5),
+            f"{prefix}_end_sd": round(float(end.std(ddof=1)) if end.size > 1 else 0.0, 5),
+            f"{prefix}_time_average": round(float(acc.mean()), 5),
+        }
+        if m.active is not None and label in m.included:
+            entry["participants_over_active"] = round(participation(m, label), 4)
+            entry["exclusion_by_group"] = exclusion_by_group(m, label)
+        out[label] = entry
+    return out
+
+
+def panel_rows(panel: Panel, m: Measurements) -> list[list[Any]]:
+    """The CSV rows (header first) of one panel."""
+    if panel.kind in ("accuracy", "curve"):
+        name = "accuracy" if panel.kind == "accuracy" else "value"
+        rows: list[list[Any]] = [["algorithm", "round", f"{name}_mean", f"{name}_sd", "seeds"]]
+        for label, acc in m.accuracy.items():
+            mean, sd = acc.mean(axis=0), acc.std(axis=0)
+            for t, a, s in zip(m.eval_rounds + 1, mean, sd, strict=True):
+                rows.append([label, int(t), f"{a:.6f}", f"{s:.6f}", acc.shape[0]])
+        return rows
+    if panel.kind == "group_exclusion":
+        rows = [["algorithm", "group", "exclusion_rate"]]
+        for label in m.included:
+            for group, rate in exclusion_by_group(m, label).items():
+                rows.append([label, group, f"{rate:.6f}"])
+        return rows
+    if panel.kind == "raster":
+        # Seed 0 of every CA-Fed run: 0 inactive, 1 active but left out, 2 included.
+        rows = [["algorithm", "client", "round", "state"]]
+        if m.active is None:
+            return rows
+        for label in [k for k in m.included if k.split("/")[-1] == "ca_fed"]:
+            state = m.active[0].astype(int) + (m.active[0] & m.included[label][0])
+            for t, k in np.ndindex(state.shape):
+                rows.append([label, k, t + 1, int(state[t, k])])
+        return rows
+    if panel.kind == "group_shares":
+        rows = [["algorithm", "group", "share", "alpha_share"]]
+        if m.alpha is None:
+            return rows
+        for label, w in m.weights.items():
+            per_client = w.sum(axis=(0, 1))
+            for group, mask in m.groups.items():
+                share = per_client[mask].sum() / per_client.sum()
+                a = m.alpha[mask].sum() / m.alpha.sum()
+                rows.append([label, group, f"{share:.6f}", f"{a:.6f}"])
+        return rows
+    raise ValueError(f"unknown panel kind {panel.kind!r}")
+
+
+def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
+    """The panel drawn from its CSV rows, as PNG bytes."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7.5, 4.5), layout="constrained")
+    ax = fig.subplots()
+    header, body = rows[0], rows[1:]
+    if panel.kind == "raster":
+        fig.clear()
+        labels = list(dict.fromkeys(r[0] for r in body)) or ["(no CA-Fed run)"]
+        axes = np.atleast_1d(fig.subplots(1, len(labels)))
+        for sub, label in zip(axes, labels, strict=True):
+            cells = np.array([r[1:] for r in body if r[0] == label], dtype=int).reshape(-1, 3)
+            image = np.zeros((cells[:, 0].max() + 1, cells[:, 1].max()) if cells.size else (1, 1))
+            if cells.size:
+                image[cells[:, 0], cells[:, 1] - 1] = cells[:, 2]
+            sub.imshow(image, aspect="auto", cmap="gray_r", vmin=0, vmax=2, interpolation="none")
+            sub.set_xlabel("round")
+            sub.set_ylabel("client")
+            sub.set_title(f"{label}\nwhite inactive, grey left out, black included", fontsize=8)
+        fig.suptitle(title, fontsize=9)
+    elif panel.kind in ("accuracy", "curve"):
+        for label in dict.fromkeys(r[0] for r in body):
+            pts = [r for r in body if r[0] == label]
+            t = np.array([r[1] for r in pts], dtype=float)
+            mean = np.array([r[2] for r in pts], dtype=float)
+            sd = np.array([r[3] for r in pts], dtype=float)
+            (line,) = ax.plot(t, mean, label=label)
+            ax.fill_between(t, mean - sd, mean + sd, color=line.get_color(), alpha=0.2)
+        ax.set_xlabel("communication round t")
+        ax.set_ylabel("test accuracy (α-weighted, mean ± sd over seeds)")
+        if panel.kind == "curve":
+            ax.set_xscale("log")
+            ax.set_xlabel("observations t′")
+            ax.set_ylabel(f"{panel.title} (mean ± sd over replications)")
+    else:
+        labels = list(dict.fromkeys(r[0] for r in body))
+        groups = list(dict.fromkeys(r[1] for r in body))
+        width = 0.8 / max(1, len(labels))
+        x = np.arange(len(groups))
+        for i, label in enumerate(labels):
+            values = {r[1]: float(r[2]) for r in body if r[0] == label}
+            offset = (i - (len(labels) - 1) / 2) * width
+            ax.bar(x + offset, [values.get(g, 0.0) for g in groups], width, label=label)
+        if panel.kind == "group_shares":
+            alpha = {r[1]: float(r[3]) for r in body}
+            ax.scatter(x, [alpha[g] for g in groups], marker="_", s=600, c="k", label="α share")
+        ax.set_xticks(x, [g.replace(", ", ",\n") for g in groups], fontsize=8)
+        ax.set_ylabel(header[2].replace("_", " "))
+    if panel.kind != "raster":
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        ax.set_title(title, fontsize=9)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    return buffer.getvalue()
+
+
+def _tagged(progress: Progress | None, tag: str) -> Progress | None:
+    """``progress`` with the sweep's tag in front of each label."""
+    if progress is None or not tag:
+        return progress
+    report = progress
+
+    def tick(label: str, done: int, total: int) -> None:
+        report(f"{tag}/{label}", done, total)
+
+    return tick
+
+
+def run_experiment(
+    experiment_id: str,
+    *,
+    setup: str = "paper",
+    mode: str = "quick",
+    seeds: int | None = None,
+    device: str | None = "cpu",
+    progress: Progress | None = None,
+) -> Reproduction:
+    """Run ``experiment_id`` under ``setup`` in ``mode`` and judge it (``tests/experiments``
+    run ``cafed:fig1b`` end to end; a setup the simulator cannot run yet is refused first).
+
+    >>> run_experiment("cafed:fig1a", setup="authors")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: cafed:fig1a --setup authors cannot run yet: needs local epochs ...
+    """
+    from fltheory.api.simulation import simulate
+
+    experiment = get(experiment_id)
+    check_runnable(experiment, setup, mode)
+    if seeds is not None and seeds < 2:
+        raise InputError(f"--seeds must be >= 2 (a verdict pairs seeds), got {seeds}")
+    spec = experiment.setup(setup)
+    n_seeds = seeds if seeds is not None else experiment.seeds[mode]
+    start = time.perf_counter()
+    config: Any
+    if mode in spec.measure:
+        config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
+        m = spec.measure[mode](n_seeds)
+    else:
+        config = spec.configs[mode]()
+        sweep = config if isinstance(config, list) else [("", config)]
+        parts = []
+        for tag, tables in sweep:
+            report = simulate(
+                tables, seeds=n_seeds, device=device, threads=1, progress=_tagged(progress, tag)
+            )
+            parts.append((tag, measurements_of(report)))
+        m = merge(parts) if isinstance(config, list) else parts[0][1]
+    seconds = time.perf_counter() - start
+    assert experiment.judge is not None  # check_runnable refused it otherwise
+    checks = experiment.judge(m, mode)
+    record = {
+        "id": experiment.id,
+        "source": experiment.source.to_dict(),
+        "setup": setup,
+        "mode": mode,
+        "verdict": decide(checks),
+        "paper": experiment.paper_record(),
+        "measured": _measured(m, "value" if mode in spec.measure else "acc"),
+        "checks": [c.to_dict() for c in checks],
+        "data": spec.data,
+        "seeds": n_seeds,
+        "rounds": int(m.eval_rounds[-1]) + 1,
+        "seconds": round(seconds, 2),
+        "config": config,
+        "level": "one-sided 80 %, direction only" if mode == "quick" else "95 %",
+    }
+    tables = {p.name: panel_rows(p, m) for p in experiment.panels}
+    return Reproduction(experiment, to_jsonable(record), m, tables, seconds)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_fmt(v)}" for k, v in value.items())
+    return str(value)
+
+
+def summary_markdown(record: dict[str, Any]) -> str:
+    """The Markdown summary of a verdict record."""
+    src = record["source"]
+    lines = [
+        f"# {record['id']}: {record['verdict']}",
+        "",
+        f"{src['paper']}, {src['figure']} (section {src['section']}; {src['seed_file']} "
+        f"lines {src['lines']}).",
+        f"Setup `{record['setup']}`, mode `{record['mode']}` ({record['level']}); data: "
+        f"{record['data']}; {record['seeds']} seeds × {record['rounds']} rounds; "
+        f"{record['seconds']} s.",
+        "",
+        "| claim | paper | measured | CI | holds | role |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in record["checks"]:
+        ci = "" if c["ci"] is None else f"[{c['ci'][0]:.4g}, {c['ci'][1]:.4g}]"
+        holds = {True: "yes", False: "no", None: "—"}[c["holds"]]
+        if c["opposite"]:
+            holds = "contrary"
+        lines.append(
+            f"| {c['claim']} | {_fmt(c['paper'])} | {_fmt(c['measured'])} | {ci} | {holds} "
+            f"| {c['role']} |"
+        )
+    lines += ["", "## Paper's numbers", ""]
+    for n in record["paper"]["numbers"]:
+        value = "lost in extraction" if n["value"] is None else f"{n['value']:g} {n['unit']}"
+        lines.append(
+            f"- {n['name']}: {value} ({n['where']}){' — ' + n['note'] if n['note'] else ''}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def owned_files(experiment: Experiment) -> tuple[str, ...]:
+    """Every file a reproduction of ``experiment`` writes (for the result-directory checks)."""
+    panels = [f"{p.name}.{ext}" for p in experiment.panels for ext in ("csv", "png")]
+    return (VERDICT_FILE, SUMMARY_FILE, *panels)
+
+
+def write_reproduction(rep: Reproduction, out: Path) -> list[Path]:
+    """Write the panels (CSV + PNG), verdict.json, summary.md and the manifest into ``out``
+    (already checked by :func:`fltheory.atomic.prepare_result_dir`)."""
+    from fltheory.atomic import STATUS_COMPLETE, STATUS_RUNNING, write_atomic, write_manifest
+    from fltheory.provenance import config_hash, provenance
+
+    record = rep.record
+    prov = provenance(
+        experiment=record["id"],
+        setup=record["setup"],
+        mode=record["mode"],
+        config=record["config"],
+        config_hash=config_hash(record["config"]),
+        seeds=record["seeds"],
+    )
+    write_manifest(out, [], status=STATUS_RUNNING, provenance=prov)
+    names: list[str | Path] = []
+    title = f"{record['id']} ({record['setup']}, {record['mode']}): {record['data']}"
+    for panel in rep.experiment.panels:
+        rows = rep.tables[panel.name]
+        text = io.StringIO()
+        text.write(f"# {title}; {record['seeds']} seeds\n")
+        csv.writer(text, lineterminator="\n").writerows(rows)
+        write_atomic(out / f"{panel.name}.csv", text.getvalue())
+        write_atomic(out / f"{panel.name}.png", panel_png(panel, rows, f"{panel.title}\n{title}"))
+        names += [f"{panel.name}.csv", f"{panel.name}.png"]
+    write_atomic(out / VERDICT_FILE, json.dumps(record, indent=2, allow_nan=False) + "\n")
+    write_atomic(out / SUMMARY_FILE, summary_markdown(record))
+    names += [VERDICT_FILE, SUMMARY_FILE]
+    write_manifest(out, names, status=STATUS_COMPLETE, provenance=prov)
+    return [out / n for n in names]
