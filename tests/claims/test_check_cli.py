@@ -86,7 +86,7 @@ def test_out_writes_results_with_a_manifest(planted, tmp_path, capsys):
     [
         (["check", "fedpbc:flase"], "did you mean 'fedpbc:false'"),
         (["check", "--paper", "fedpba"], "unknown paper 'fedpba'"),
-        (["check", "--budget", "0"], "--budget must be >= 1"),
+        (["check", "--budget", "0"], "--budget must lie in 1.."),
         (["check", "--seconds", "-1"], "--seconds must be > 0"),
         (["check", "--list", "fedar:true"], "--list takes no claim ids"),
     ],
