@@ -201,12 +201,24 @@ def evaluate(parts: Theorem2Parts, pi: np.ndarray, q: np.ndarray) -> BoundResult
     log_psi = safe_log(parts.psi)
     log_pos = float(np.logaddexp(log_fraction, log_psi))
     warnings = list(parts.warnings)
+    conditions = list(parts.conditions)
     if parts.phi_sign >= 0.0:
         log_num = float(np.logaddexp(log_pos, parts.log_phi_over_log))
     else:
+        # φ < 0 (2C_PH < 1): the proof's step (141)→(142), J_t ≤ ln(2C_PHt)/ln(1/λ), fails for
+        # small t, and eq. 13 can fall below the true error (`fltheory check
+        # cafed:thm2-eq13-printed-appendix` finds such instances; cafed:thm2-eq13-proved holds).
+        warnings.append(
+            "φ < 0 (2·C_P·H < 1): eq. 13 subtracts |φ|/ln(1/λ), a step the proof does not "
+            "justify here, so the bound may be below the true error (cafed:thm2-eq13-proved "
+            "is the valid form)"
+        )
         ratio = math.exp(parts.log_phi_over_log - log_pos)
         if ratio >= 1.0:
-            warnings.append("negative φ outweighs the other terms; numerator clipped at 0")
+            conditions.append(
+                "eq. 13 is ≤ 0 here (negative φ outweighs the other terms), so it bounds "
+                "nothing: the optimisation error is positive"
+            )
             log_num = -math.inf
         else:
             log_num = log_pos + math.log1p(-ratio)
@@ -242,7 +254,7 @@ def evaluate(parts: Theorem2Parts, pi: np.ndarray, q: np.ndarray) -> BoundResult
         "eq. 13",
         terms=terms,
         log_terms=log_terms,
-        conditions=list(parts.conditions),
+        conditions=conditions,
         warnings=warnings,
         details={
             "dominant_term": dominant,
