@@ -162,11 +162,13 @@ def _descend(search: _Search, count: int) -> None:
 def _hypothesis(search: _Search, count: int, seed: int) -> Instance | None:
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hypothesis_seed
+    from hypothesis.errors import Flaky
 
     space = search.claim.space
     assert space is not None
     tol = search.claim.tolerance
-    violations: list[Instance] = []
+
+    first: list[Instance] = []  # the first violation, kept should hypothesis call it flaky
 
     @hypothesis_seed(seed)
     @settings(
@@ -187,18 +189,18 @@ def _hypothesis(search: _Search, count: int, seed: int) -> Instance | None:
             return
         target(float(np.clip(-value, -1e300, 1e300)))
         if value < -tol:
-            violations.append(inst)
+            first.append(inst)
             raise _Violation(inst)
 
     try:
         probe()
     except _Violation as found:
         return found.inst
-    except Exception:
-        # hypothesis replays a failing example to shrink it; when the budget ran out meanwhile
-        # the replay returns early and hypothesis reports a flaky test: keep the violation
-        if violations:
-            return violations[0]
+    except Flaky:
+        # Replays after the budget ran out return without evaluating, so hypothesis sees the
+        # failure vanish; the violation found is still one.
+        if first:
+            return first[0]
         raise
     return None
 

@@ -1,4 +1,4 @@
-"""FedPBC paper claims (fltheory/claims/papers/fedpbc.py): hand-checked margins, the fast
+"""FedPBC paper claims (fltheory/claims/papers/fedpbc.py, fedpbc_lemmas.py, fedpbc_theorem1.py): hand-checked margins, the fast
 falsifier verdicts, and (slow) every claim at its default budget."""
 
 import math
@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS, falsify
+from fltheory.claims.papers import _fedpbc_common as FC
 from fltheory.claims.papers import fedpbc as F
+from fltheory.claims.papers import fedpbc_lemmas as FL
+from fltheory.claims.papers import fedpbc_theorem1 as FT
 from fltheory.errors import NumericalError
-from fltheory.limits.fedpbc import fedpbc_limit, mixing_rho
+from fltheory.limits.fedpbc import mixing_rho
 from fltheory.rng import generator
 from fltheory.testing.limits import lemma2_exact
 
@@ -134,7 +137,7 @@ def test_prop1_far_witness():
 
 def test_mixing_w_hand_matrix():
     assert margin("mixing-w", m=3, mask=0b011) == 0.0
-    np.testing.assert_array_equal(F._w_def(A([True, True, False])),
+    np.testing.assert_array_equal(FC._w_def(A([True, True, False])),
                                   [[0.5, 0.5, 0], [0.5, 0.5, 0], [0, 0, 1]])  # fmt: skip
     assert margin("mixing-w", m=1, mask=1) == 0.0
 
@@ -161,7 +164,7 @@ def test_lemma2_tight_two_client_case():
     inst = dict(m=2, p_odd=A([0.5, 0.5]), p_even=A([0.5, 0.5]), b1=A([1.0, -1.0]),
                 b2=A([0.0, 0.0]), t=1)  # fmt: skip
     assert abs(margin("lemma2", **inst)) < 1e-15
-    assert F._lemma2_lhs([A([0.5, 0.5])], A([[1.0, -1.0]]), 1) == pytest.approx(1.5)
+    assert FL._lemma2_lhs([A([0.5, 0.5])], A([[1.0, -1.0]]), 1) == pytest.approx(1.5)
     inst["b1"] = A([1.0, 1.0])  # B(W − J) = 0 on every pattern
     assert margin("lemma2", **inst) == 1.0
 
@@ -170,7 +173,7 @@ def test_lemma2_recursion_agrees_with_the_testing_helper():
     p = A([0.2, 0.7, 0.9])
     B = generator(4, "tests/lemma2").normal(size=(2, 3))
     for t in (1, 3):
-        assert F._lemma2_lhs([p], B, t) == pytest.approx(lemma2_exact(p, B, t), rel=1e-12)
+        assert FL._lemma2_lhs([p], B, t) == pytest.approx(lemma2_exact(p, B, t), rel=1e-12)
 
 
 # --- Section V ------------------------------------------------------------------------------
@@ -200,7 +203,7 @@ def test_remark2_hand_values():
     assert float(exact("remark2-d", s=2, log_c=0.0, theta=1.0)) == pytest.approx(
         (bound - 1) / bound
     )
-    assert F.kappa_printed(2, Fraction(3, 7)) == 1
+    assert FC.kappa_printed(2, Fraction(3, 7)) == 1
 
 
 def test_lemma4_hand_value():
@@ -240,12 +243,12 @@ def test_lemma5_generic_and_full_participation():
 
 def test_lemma5_moments_against_monte_carlo():
     p, u, a, noise2, T = A([0.3, 0.8]), A([0.0, 1.0]), 0.6, 0.25, 6
-    cons, grad = F._lemma5_moments(p, u, 0.5, a, noise2, T)
+    cons, grad = FL._lemma5_moments(p, u, 0.5, a, noise2, T)
     rng = generator(5, "tests/lemma5")
     runs = 40000
     x = np.full((runs, 2), 0.5)
     mc_cons, mc_grad = [], []
-    Ws = F._w_stack(2)
+    Ws = FL._w_stack(2)
     for _ in range(T):
         mc_cons.append(np.mean(np.sum((x - x.mean(1, keepdims=True)) ** 2, 1)))
         mc_grad.append(np.mean((x.mean(1) - u.mean()) ** 2))
@@ -272,7 +275,7 @@ def test_thm1_lhs_closed_form_against_direct_summation():
     for _ in range(q["T"]):
         total += q["h"] ** 2 * dev2
         dev2 = a * a * dev2 + (1 - a) ** 2 * q["sigma2"] / (q["m"] * q["h"] ** 2)
-    assert F._thm1_lhs(q) == pytest.approx(total / q["T"], rel=1e-10)
+    assert FT._thm1_lhs(q) == pytest.approx(total / q["T"], rel=1e-10)
 
 
 def test_thm1_c0_one_and_rate():
@@ -285,8 +288,8 @@ def test_thm1_c0_one_and_rate():
 def test_thm1_stepsize_inventory_instance():
     inst = dict(s=27, log_L=math.log10(0.263694), log_rho=math.log10(0.0038018),
                 log_beta=math.log10(0.038707))  # fmt: skip
-    t1 = F._thm1_eta_max(27, 0.263694, 0.0038018, 0.038707**2)
-    l5 = F._lemma5_eta_max(27, 0.263694, 0.0038018)
+    t1 = FT._thm1_eta_max(27, 0.263694, 0.0038018, 0.038707**2)
+    l5 = FL._lemma5_eta_max(27, 0.263694, 0.0038018)
     assert t1 == pytest.approx(0.0096216, rel=1e-4) and l5 == pytest.approx(0.0093298, rel=1e-4)
     assert margin("thm1-stepsize", **inst) == pytest.approx((l5 - t1) / t1, rel=1e-6)
     assert float(exact("thm1-stepsize", **inst)) == pytest.approx((l5 - t1) / l5, rel=1e-6)
@@ -308,17 +311,11 @@ def test_remark4_hand_values():
 # --- Section VI -----------------------------------------------------------------------------
 
 
-def test_fig2_xbar_and_the_small_step_regression():
+def test_fig2_xbar_hand_instance():
     inst = dict(m=2, p=A([0.1, 0.9]), u=A([0.0, 1.0]), eta=0.5, s=1)
     assert abs(margin("fig2-unbiased-xbar", **inst)) < 1e-15
     assert exact("fig2-unbiased-xbar", **inst) > 0
-    # regression: fedpbc_limit lost eps/γ in the mean (1e-5 at η ≈ 1e-13) and was singular
-    # once γ underflowed; it now solves for the deviations from x*
-    u = A([[-0.8895045791325178], [-0.9999999999979563]])
-    res = fedpbc_limit(A([0.695, 0.706]), u, lr=1.3e-13, local_steps=30)
-    assert res.average[0] == pytest.approx(u.mean(), abs=1e-15)
-    res = fedpbc_limit(A([0.7, 0.7]), u, lr=5e-324, local_steps=1)
-    assert res.average[0] == pytest.approx(u.mean(), abs=1e-15)
+    # the tiny-step regression of fedpbc_limit is in tests/limits/test_fedpbc.py
 
 
 def test_fig2_ps_hand_counterexample():
@@ -336,7 +333,7 @@ def test_remark1_bias_and_a_monte_carlo_of_the_active_only_dynamics():
     lim = F._remark1_limit(p, u, gamma)
     rng = generator(6, "tests/remark1")
     runs, X, acc = 4000, np.zeros((4000, 4)), []
-    Ws = F._w_stack(4)
+    Ws = FL._w_stack(4)
     for t in range(400):
         active = rng.random((runs, 4)) < p
         Y = np.where(active, (1 - gamma) * X + gamma * u, X)
