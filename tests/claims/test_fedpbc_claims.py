@@ -1,5 +1,5 @@
-"""FedPBC paper claims (fltheory/claims/papers/fedpbc.py, fedpbc_lemmas.py, fedpbc_theorem1.py): hand-checked margins, the fast
-falsifier verdicts, and (slow) every claim at its default budget."""
+"""FedPBC paper claims (fltheory/claims/papers/fedpbc.py, fedpbc_lemmas.py, fedpbc_theorem1.py):
+hand-checked margins, the fast falsifier verdicts, and (slow) every claim at its default budget."""
 
 import math
 import time
