@@ -108,9 +108,9 @@ def fedpbc_limit(
     M = mixing_expectation(arr)
     # X̄ᵀ = (I − (1 − γ)M)⁻¹ γ M Uᵀ (M symmetric, so the factors commute). Solved for the
     # deviations from x* = mean(u): I − (1 − γ)M maps 1 to γ1, so solving for U itself loses
-    # eps/γ in the mean (1e-4 at η = 1e-12) and is singular once γ underflows. The right side
-    # lies in 1^⊥, which the matrix preserves; adding J = 11ᵀ/m changes nothing there and
-    # makes the 1-direction well conditioned.
+    # eps/γ in the mean (2e-5 at η = 1.3e-13, s = 30) and is singular once γ underflows. The
+    # right side lies in 1^⊥, which the matrix preserves; adding J = 11ᵀ/m changes nothing
+    # there and makes the 1-direction well conditioned.
     center = vectors.mean(axis=0)
     m = arr.size
     try:

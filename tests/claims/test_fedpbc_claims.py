@@ -292,7 +292,7 @@ def test_thm1_stepsize_inventory_instance():
     l5 = FL._lemma5_eta_max(27, 0.263694, 0.0038018)
     assert t1 == pytest.approx(0.0096216, rel=1e-4) and l5 == pytest.approx(0.0093298, rel=1e-4)
     assert margin("thm1-stepsize", **inst) == pytest.approx((l5 - t1) / t1, rel=1e-6)
-    assert float(exact("thm1-stepsize", **inst)) == pytest.approx((l5 - t1) / l5, rel=1e-6)
+    assert float(exact("thm1-stepsize", **inst)) == pytest.approx((l5 - t1) / t1, rel=1e-6)
     assert margin("thm1-stepsize", s=1, log_L=0.0, log_rho=-2.0, log_beta=-1.0) >= 0
 
 

@@ -116,8 +116,8 @@ def test_monte_carlo_counterexample_fedpbc_unbiased_fedavg_biased():
 
 def test_tiny_steps_keep_the_average_at_the_mean_of_u():
     """Regression: fedpbc_limit solved (I − (1 − γ)M)X̄ = γMU for U itself, which lost eps/γ in
-    the mean (1e-4 at η ≈ 1e-13) and was singular once γ underflowed to 0; it now solves for
-    the deviations from x* = mean(u), and x̄ = mean(u) exactly whatever γ (Fig. 2's claim)."""
+    the mean (2e-5 at η = 1.3e-13, s = 30) and was singular once γ underflowed to 0; it now
+    solves for the deviations from x* = mean(u): x̄ = mean(u) whatever γ (Fig. 2's claim)."""
     u = np.array([[-0.8895045791325178], [-0.9999999999979563]])
     res = fedpbc_limit([0.695, 0.706], u, lr=1.3e-13, local_steps=30)
     assert abs(res.average[0] - u.mean()) < 1e-15

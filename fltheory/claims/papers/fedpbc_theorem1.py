@@ -79,29 +79,30 @@ def _thm1_quantities(inst: Instance) -> dict[str, float]:
             "zeta2": zeta2, "sigma2": inst["sigma2"], "c0": c0}  # fmt: skip
 
 
-def _thm1_lhs(q: dict[str, float]) -> float:
-    """(1/T)Σ_{k<T}E‖∇F(x̄^k)‖² exactly: x̄^{t+1} = a x̄^t + (1 − a)(ū − ξ̄^t/h) on every path."""
+def _thm1_lhs(q: dict[str, Any], lib: Any = math) -> Any:
+    """(1/T)Σ_{k<T}E‖∇F(x̄^k)‖² exactly: x̄^{t+1} = a x̄^t + (1 − a)(ū − ξ̄^t/h) on every path
+    (``lib``: :mod:`math` for floats, :mod:`mpmath` for the exact margin)."""
     h, eta, s, T, m = q["h"], q["eta"], q["s"], q["T"], q["m"]
-    a = math.exp(s * math.log1p(-eta * h))
-    one_minus_a = -math.expm1(s * math.log1p(-eta * h))
-    a2T = math.exp(2 * T * s * math.log1p(-eta * h))
+    a = lib.exp(s * lib.log1p(-eta * h))
+    one_minus_a = -lib.expm1(s * lib.log1p(-eta * h))
+    a2T = lib.exp(2 * T * s * lib.log1p(-eta * h))
     G = (1 - a2T) / (one_minus_a * (1 + a))  # Σ_{t<T} a^{2t}
     noise = one_minus_a / (1 + a) * q["sigma2"] / (m * h * h) * (T - G)
     return h * h / T * (q["D2"] * G + noise)
 
 
-def _thm1_rhs(q: dict[str, float]) -> float:
+def _thm1_rhs(q: dict[str, Any], lib: Any = math) -> Any:
     m, s, T, L, rho = q["m"], int(q["s"]), q["T"], q["h"], q["rho"]
     k = kappa(s, q["eta"] * L)
     C = _frak_c(k, L)
-    oms = _one_minus_sqrt(q["gap"])
+    oms = q["gap"] / (1 + lib.sqrt(1 - q["gap"]))  # 1 − √ρ without cancellation
     F0 = L / 2 * q["D2"]
     sig, zeta2 = q["sigma2"], q["zeta2"]
-    first = 8 * F0 / math.sqrt(m * s * T)
+    first = 8 * F0 / lib.sqrt(m * s * T)
     return (first
-            + 16 * L * math.sqrt(s / (m * T)) * sig
-            + 8 * math.sqrt(m * s / T) * k * k * L * L * (1 + L / 2) * sig
-            + 24 * math.sqrt(m * s / T) * (C + 24 * L * L / oms**2) * zeta2
+            + 16 * L * lib.sqrt(s / (m * T)) * sig
+            + 8 * lib.sqrt(m * s / T) * k * k * L * L * (1 + L / 2) * sig
+            + 24 * lib.sqrt(m * s / T) * (C + 24 * L * L / oms**2) * zeta2
             + m * s / T * 1728 * C * L * L / oms**2 * zeta2
             + m * s / T * 144 * rho * L * L / oms**2 * (1 + 3 * C) * sig)  # fmt: skip
 
@@ -109,6 +110,30 @@ def _thm1_rhs(q: dict[str, float]) -> float:
 def _thm1_explicit_margin(inst: Instance) -> float:
     q = _thm1_quantities(inst)
     return _rel(_thm1_rhs(q), _thm1_lhs(q))
+
+
+def _thm1_explicit_exact(inst: Instance) -> ExactMargin:
+    """The same margin at 50 digits: ρ from the exact E[I − W²] (mpmath eigenvalues), every
+    side recomputed; T (an integer fixed by the float step-size cap) is part of the instance."""
+    import mpmath
+
+    T = _thm1_quantities(inst)["T"]
+    with mpmath.workdps(50):
+        mp = mpmath.mpf
+        p = _frs(inst["p"])
+        u = [mp(v.numerator) / v.denominator for v in _frs(inst["u"])]
+        m, s = len(p), int(inst["s"])
+        h = mp(10) ** mp(inst["log_h"])
+        c0 = mp(10) ** mp(inst["log_c0"]) if "log_c0" in inst else mp(1)
+        gap = _rho_gap_mp(p)
+        ubar = mpmath.fsum(u) / m
+        q = {"m": m, "s": s, "h": h, "rho": 1 - gap, "gap": gap, "T": mp(T),
+             "eta": c0 * mpmath.sqrt(mp(m) / (s * T)), "D2": (mp(inst["x0"]) - ubar) ** 2,
+             "zeta2": h * h * mpmath.fsum((v - ubar) ** 2 for v in u) / m,
+             "sigma2": mp(inst["sigma2"])}  # fmt: skip
+        lhs, rhs = _thm1_lhs(q, mpmath), _thm1_rhs(q, mpmath)
+        scale = max(abs(lhs), abs(rhs), mp("1e-300"))
+        return _mp_to_fraction((rhs - lhs) / scale), "mpmath, 50 digits (ρ from exact E[I − W²])"
 
 
 THM1_PARAMS: list[Parameter] = [
@@ -138,7 +163,8 @@ _register(
     "8√(ms/T)κ²L²(1 + L/2)σ² + 24√(ms/T)[𝔆 + 24L²/(1 − √ρ)²]ζ² + (ms/T)1728𝔆L²ζ²/(1 − √ρ)² + "
     "(ms/T)144ρL²(1 + 3𝔆)σ²/(1 − √ρ)².",
     space=Space([*THM1_PARAMS, Real("log_c0", -3.0, 2.0, closed=(True, True), special=(0.0,))]),
-    margin=_thm1_explicit_margin, tolerance=1e-10, expected="refuted",
+    margin=_thm1_explicit_margin, exact=_thm1_explicit_exact, tolerance=1e-10,
+    expected="refuted",
     notes="Isotropic d = 1 quadratics F_i = (h/2)(x − u_i)² + noise (L = h, β = 0, ζ² = "
     "h²·mean(u_i − ū)², σ² the gradient noise), FedPBC with exact W mixing: x̄ obeys "
     "x̄^{t+1} = a x̄^t + (1 − a)(ū − ξ̄^t/h) on every path, a = (1 − ηh)^s, so the LHS is a "
@@ -146,15 +172,17 @@ _register(
     "Refuted for small c₀: with ζ = σ = 0 the LHS ≈ h‖x̄⁰ − ū‖²/(2c₀√(msT)) against the "
     "first term 4h‖x̄⁰ − ū‖²/√(msT), so it fails for c₀ < 1/8 — the O(·) hides a 1/c₀ (the "
     "standard proof gives 8(F(x̄⁰) − F*)/(ηsT) = 8(F(x̄⁰) − F*)/(c₀√(msT))). See "
-    "fedpbc:thm1-explicit-c0-1 for c₀ = 1. No exact margin: the float closed forms are "
-    "evaluated with log1p/expm1 and the violations are of order one.",
+    "fedpbc:thm1-explicit-c0-1 for c₀ = 1. Exact margin: both sides at 50 digits (mpmath), ρ "
+    "from the exact E[I − W²]. Default search (seed 0), shrunk: m = 1, p = 1, u = 1, x⁰ = −4, "
+    "log₁₀h = 1, σ² = 1e-9, s = 1, log₁₀T/T_min = 6, c₀ = 1e-3: margin −0.992 (exact too).",
 )  # fmt: skip
 
 _register(
     "thm1-explicit-c0-1", "§V-B", "Theorem 1 (reading O(x) = x, c₀ = 1)", (249, 255),
     "As fedpbc:thm1-explicit with c₀ = 1 (the printed constants are those of c₀ = 1).",
     space=Space(THM1_PARAMS),
-    margin=_thm1_explicit_margin, tolerance=1e-10, expected="holds",
+    margin=_thm1_explicit_margin, exact=_thm1_explicit_exact, tolerance=1e-10,
+    expected="holds",
     notes="Same family and margin as fedpbc:thm1-explicit with c₀ = 1.",
 )  # fmt: skip
 
@@ -251,8 +279,8 @@ def _stepsize_exact(inst: Instance) -> ExactMargin:
                     hi = mid
             return lo
 
-        a, b = fixed(l5), fixed(t1)
-        return _mp_to_fraction((a - b) / a), "mpmath, 24 digits (bisection to 2^-75)"
+        b = fixed(t1)  # Theorem 1's largest step; the float margin's quantity, re-evaluated
+        return _mp_to_fraction((l5(b) - b) / b), "mpmath, 24 digits (bisection to 2^-75)"
 
 
 _register(
@@ -270,12 +298,14 @@ _register(
     "through κ); Theorem 1's η_max by bisection, then the margin is min over Lemma 5's caps "
     "of (cap(η_T1) − η_T1)/η_T1 (≥ 0 iff η_T1 is admissible for Lemma 5; a tie on a shared cap "
     "reports 1e-6 × the slack of Lemma 5's own last cap, to guide the search). The exact "
-    "margin compares both η_max at 50 digits. Theorem 1's last cap "
+    "margin re-evaluates (min Lemma-5 cap(η_T1) − η_T1)/η_T1 at 24 digits (η_T1 by bisection "
+    "to 2^-75). Theorem 1's last cap "
     "(1 − √ρ)/(6√2ρLs²) is larger than Lemma 5's (1 − √ρ)/(6√(2ρ)Ls²) by 1/√ρ, so whenever "
     "Lemma 5's cap binds and Theorem 1's first and 1/(ρs³) caps do not, Theorem 1 admits steps "
     "Lemma 5 does not (small ρ, large s). Inventory instance: s = 27, L = 0.263694, ρ = "
-    "0.0038018, β = 0.038707: η_T1 = 0.0096216 > η_L5 = 0.0093298. Probably a typo (√2·ρ for "
-    "√(2ρ)).",
+    "0.0038018, β = 0.038707: η_T1 = 0.0096216 > η_L5 = 0.0093298 (margin −0.0303). Default "
+    "search (seed 0), shrunk: s = 50, log₁₀L = −0.41065478, log₁₀ρ = −3.6989695, log₁₀β = −6: "
+    "margin −0.1540, exact −0.1540. Probably a typo (√2·ρ for √(2ρ)).",
 )  # fmt: skip
 
 
