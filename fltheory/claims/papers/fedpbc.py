@@ -90,11 +90,16 @@ def _alg1_active_only_code(u: np.ndarray, trace: np.ndarray, gamma: float) -> np
     return np.array(traj)
 
 
+def _gain(inst: Instance) -> float:
+    """γ = 1 − (1 − η)^s: the local gain of s exact gradient steps on ½(x − u_i)²."""
+    return 1.0 - (1.0 - inst["eta"]) ** inst["s"]
+
+
 def _alg1_margin(inst: Instance) -> float:
     p, u = np.asarray(inst["p"]), np.asarray(inst["u"])
     trace = _trace(inst["seed"], p, inst["rounds"])
     lit = np.array(_alg1_literal(list(u), trace, inst["eta"], inst["s"], 0.0))
-    gamma = 1.0 - (1.0 - inst["eta"]) ** inst["s"]
+    gamma = _gain(inst)
     code = _alg1_active_only_code(u, trace, gamma)
     return -float(np.max(np.abs(lit - code))) / (1.0 + float(np.max(np.abs(u))))
 
@@ -159,7 +164,7 @@ def _prop1_variance(p: np.ndarray, u: np.ndarray, gamma: float) -> float:
 
 def _prop1_printed_margin(inst: Instance) -> float:
     p, u = np.asarray(inst["p"]), np.asarray(inst["u"])
-    gamma = 1.0 - (1.0 - inst["eta"]) ** inst["s"]
+    gamma = _gain(inst)
     spread = _u_spread(u)
     if spread == 0.0:
         return 0.0
@@ -578,10 +583,6 @@ def _pbc_limit_exact(p: list[Fraction], u: list[Fraction], gamma: Fraction
     return means, server
 
 
-def _fig2_gamma(inst: Instance) -> float:
-    return 1.0 - (1.0 - inst["eta"]) ** inst["s"]
-
-
 def _fig2_xbar_margin(inst: Instance) -> float:
     from fltheory.limits.fedpbc import fedpbc_limit
 
@@ -681,7 +682,7 @@ def _remark1_limit(p: np.ndarray, u: np.ndarray, gamma: float) -> np.ndarray:
 
 def _remark1_margin(inst: Instance) -> float:
     p, u = _two_groups(inst)
-    gamma = 1.0 - (1.0 - inst["eta"]) ** inst["s"]
+    gamma = _gain(inst)
     lim = _remark1_limit(p, u, gamma)
     value = abs(float(lim.mean()) - float(u.mean())) / _u_spread(u) - 1e-9
     if not math.isfinite(value):
