@@ -2,6 +2,7 @@
 minimisers, Appendix D's convexity, Fig. 1's exclusions, the aliases, the fast falsifier verdicts
 and (slow) every claim at its default budget."""
 
+import math
 import time
 from fractions import Fraction
 
@@ -29,7 +30,7 @@ def exact(cid, **inst):
 
 # u = (10, −10), h = 1, α = (½, ½), p = (0.6, 0.4): w* = 0, w_B* = 2, W = [−2.5, 2.5]
 COUNTER = dict(n=2, alpha=A([0.5, 0.5]), p=A([0.6, 0.4]), u=A([10.0, -10.0]), h=A([1.0, 1.0]),
-               r_lo=2.5, r_hi=0.5)  # fmt: skip
+               log_r_lo=math.log10(2.5), log_r_hi=math.log10(0.5))  # fmt: skip
 
 
 def test_eq11_on_w_hand_counterexample():
@@ -38,7 +39,7 @@ def test_eq11_on_w_hand_counterexample():
     assert margin("assumption2-on-w", **COUNTER) == pytest.approx(float((bound - 2) / 2))
     assert float(exact("assumption2-on-w", **COUNTER)) == pytest.approx(float((bound - 2) / 2))
     # the journal's reading: W large enough to contain u_k, Γ = 50: 50/24 ≥ 2 holds
-    big = {**COUNTER, "r_lo": 20.0, "r_hi": 20.0}
+    big = {**COUNTER, "log_r_lo": math.log10(20.0), "log_r_hi": math.log10(20.0)}
     assert margin("assumption2-on-w", **big) == pytest.approx((50 / 24 - 2) / (50 / 24))
     same = {**COUNTER, "u": A([3.0, 3.0])}  # identical clients: both sides 0
     assert margin("assumption2-on-w", **same) == 0.0

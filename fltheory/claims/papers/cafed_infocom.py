@@ -47,7 +47,8 @@ def _fr(x: Any) -> Fraction:
 
 def _quadratic_instance(inst: Instance, conv: Any) -> dict[str, Any]:
     """F_k = (h_k/2)(w − u_k)² (d = 1), F = Σα_kF_k, F_B = Σp_kF_k, W = [lo, hi] with
-    lo = min(w*, w_B*) − r_lo and hi = max(w*, w_B*) + r_hi (both minimisers interior)."""
+    lo = min(w*, w_B*) − 10^log_r_lo and hi = max(w*, w_B*) + 10^log_r_hi (both minimisers
+    interior)."""
     alpha = [conv(v) for v in np.asarray(inst["alpha"])]
     p = [conv(v) for v in np.asarray(inst["p"])]
     u = [conv(v) for v in np.asarray(inst["u"])]
@@ -58,8 +59,9 @@ def _quadratic_instance(inst: Instance, conv: Any) -> dict[str, Any]:
         return num / sum((a * b for a, b in zip(weights, h, strict=True)), conv(0))
 
     w_star, w_b = argmin(alpha), argmin(p)
-    lo = min(w_star, w_b) - conv(inst["r_lo"])
-    hi = max(w_star, w_b) + conv(inst["r_hi"])
+    # radii 10^log_r: W hugging the minimisers (where the bound fails) is drawn often
+    lo = min(w_star, w_b) - conv(10.0 ** inst["log_r_lo"])
+    hi = max(w_star, w_b) + conv(10.0 ** inst["log_r_hi"])
 
     def F_k(k: int, w: Any) -> Any:
         return h[k] * (w - u[k]) ** 2 / 2
@@ -69,7 +71,9 @@ def _quadratic_instance(inst: Instance, conv: Any) -> dict[str, Any]:
 
     fstar_w = [F_k(k, min(max(u[k], lo), hi)) for k in range(len(u))]  # min of F_k on W
     gamma_w = max(F_k(k, w_star) - fstar_w[k] for k in range(len(u)))
-    chi2 = sum((a * a / b for a, b in zip(alpha, p, strict=True)), conv(0)) - 1
+    # Σ(α − p)²/p, not Σα²/p − 1: equal only when Σα = Σp = 1 exactly, which float simplices
+    # miss by an ulp — enough to flip the sign when α ≈ p (a spurious "exact" refutation)
+    chi2 = sum(((a - b) ** 2 / b for a, b in zip(alpha, p, strict=True)), conv(0))
     kappa = max(h) / min(h)
     # size of the quantities before cancellation (all u equal: both sides are exactly 0)
     size = max(h) * max(max(abs(v) for v in u), abs(lo), abs(hi)) ** 2
@@ -121,8 +125,8 @@ QUAD_SPACE: list[Parameter] = [
     Simplex("p", "n"),
     Real("u", -10.0, 10.0, size="n", special=(0.0, 1.0, -1.0)),
     Real("h", 0.1, 10.0, size="n", closed=(True, True), special=(1.0,)),
-    Real("r_lo", 0.0, 10.0, special=(0.5,)),
-    Real("r_hi", 0.0, 10.0, special=(0.5,)),
+    Real("log_r_lo", -8.0, 1.0, closed=(True, True), special=(0.0, -1.0)),
+    Real("log_r_hi", -8.0, 1.0, closed=(True, True), special=(0.0, -1.0)),
 ]
 
 _register(
