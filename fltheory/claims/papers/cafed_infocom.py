@@ -143,7 +143,9 @@ _register(
     "F_k* exceeds the global minimum, Γ shrinks, and the proof's step ‖∇F_k(w)‖² ≤ "
     "2L(F_k(w) − F_k*) (∇F_k(w_k*) = 0) no longer holds. Exact counterexample: u = (10, −10), "
     "h = 1, α = (½, ½), p = (0.6, 0.4), W = [−2.5, 2.5]: w* = 0, w_B* = 2, ε_bias = 2, χ² = "
-    "1/24, Γ_W = 50 − 28.125 = 21.875, bound 0.911 < 2. In general for this family the bound "
+    "1/24, Γ_W = 50 − 28.125 = 21.875, bound 0.911 < 2. Default search (seed 0), shrunk: "
+    "α = (1/16, 15/16), p = (0.0526, 0.9474), u = (4, −2), h = (3, 7), W = [w_B* − 10⁻², "
+    "w* + 10⁻⁷]: margin −0.835 (exact rationals −0.835). In general for this family the bound "
     "fails iff p₂ > ¼ once W hugs w_B*. Under the journal's Assumption 2 (w_k* interior too, "
     "ToN l.108) this is cafed:thm1-eq11, which holds. So the INFOCOM version needs the local "
     "minimisers in W's interior (or F_k* read as the unconstrained minimum).",
