@@ -117,7 +117,9 @@ def test_prop1_nonuniform_counterexample_and_two_clients():
     from fltheory.limits.subset_sum import fedavg_weights_exact
 
     w = fedavg_weights_exact([Fraction(1, 2), Fraction(1, 5), Fraction(1, 5)])
-    assert w[1] == w[2] and -w[1] + w[2] == 0
+    assert w[1] == w[2] and sum(w) == 1  # so Σw_iu_i = −w₂ + w₃ = 0 = mean(u)
+    # independently: the fixed point of E[x] by enumerating the 8 link patterns
+    assert abs(F._prop1_oracle_limit(p, A([0.0, -1.0, 1.0]))) < 1e-15
     # m = 2: |w₁ − w₂| = 8/19 for p = (½, 0.9) (w = p E[1/(1 + K)]/P(A ≠ ∅))
     assert margin("prop1-remark-nonuniform", m=2, p=A([0.5, 0.9])) == pytest.approx(
         8 / 19 - 1e-12, rel=1e-12
