@@ -389,3 +389,13 @@ def test_default_budgets_reach_the_expected_verdicts():
               f"{rate:>8s}")  # fmt: skip
     print(f"total {time.perf_counter() - start:.1f} s")
     assert not failures, failures
+
+
+def test_time_average_rare_event_allowance():
+    """Regression: two false refutations of the Monte Carlo margin (events too rare to be drawn
+    in 256 runs: few activations before round 100; rounds with no link up)."""
+    for inst in (
+        dict(m=1, p=A([0.12]), u=A([-0.28]), eta=0.99, s=3, seed=0),
+        dict(m=1, p=A([0.99999999]), u=A([-0.999998]), eta=0.001, s=5, seed=1),
+    ):
+        assert margin("prop1-time-average", **inst) >= 0

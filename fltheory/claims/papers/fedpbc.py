@@ -352,19 +352,19 @@ def _prop1_time_average_margin(inst: Instance) -> float:
     unseen = float(np.sum(cond[rare])) * 2.0 * float(np.max(np.abs(u)))
     # E[x_t] = lim·(1 − r^t), r = 1 − γP(A ≠ ∅), 1 − r^t = −expm1(t·log1p(−γP(A ≠ ∅))): the
     # exact mean of the time average
-    t = np.arange(burn, rounds)
+    ts = np.arange(burn, rounds)
     log_r = math.log1p(-gamma * p_any) if gamma * p_any < 1.0 else -math.inf
-    expected = lim * float(np.mean(-np.expm1(t * log_r)))
+    expected = lim * float(np.mean(-np.expm1(ts * log_r)))
     # the transient lim·r^t of that mean comes from runs with few link activations before t;
     # once r^100·runs < 30 those runs are too rare to be drawn (with γ ≈ 1 and m = 1, x jumps
     # to u at the first activation): allow for the whole transient then
     if runs * math.exp(burn * log_r) < 30:
-        unseen += abs(lim) * float(np.mean(np.exp(t * log_r)))
+        unseen += abs(lim) * float(np.mean(np.exp(ts * log_r)))
     # likewise rounds with no link up (A = ∅) too rare to be drawn: allow for their effect
     # on the transient (the same mean with P(A ≠ ∅) = 1)
     if (1.0 - p_any) * runs * rounds < 30:
         log_r1 = math.log1p(-gamma) if gamma < 1.0 else -math.inf
-        unseen += abs(expected - lim * float(np.mean(-np.expm1(t * log_r1))))
+        unseen += abs(expected - lim * float(np.mean(-np.expm1(ts * log_r1))))
     se = float(avg.std(ddof=1)) / math.sqrt(runs)
     scale = 1.0 + float(np.max(np.abs(u)))
     return (6.0 * se + unseen + 1e-12 * scale - abs(float(avg.mean()) - expected)) / scale
