@@ -245,6 +245,16 @@ def _generic_moves(claim: Claim, inst: Instance) -> list[Instance]:
                 if isinstance(p, Simplex):
                     cand[p.name] = cand[p.name] / np.sum(cand[p.name])
         moves.append(cand)
+    # one parameter at a time: rounding every parameter at once fails as soon as one of them
+    # rounds onto an open end of its range (0.9999999 → 1.0 for a parameter in (0, 1))
+    for p in params:
+        if isinstance(p, Real | Simplex):
+            for digits in ROUND_DIGITS:
+                cand = dict(inst)
+                cand[p.name] = _round_entries(inst[p.name], digits)
+                if isinstance(p, Simplex):
+                    cand[p.name] = cand[p.name] / np.sum(cand[p.name])
+                moves.append(cand)
     return moves
 
 

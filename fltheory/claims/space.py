@@ -272,6 +272,28 @@ class Space:
         return inst
 
     def valid(self, inst: Instance) -> bool:
+        """Whether ``inst`` lies in the space: every Real and Integer inside its range (open
+        ends excluded; shrinking rounds values and may land on an end) and ``where`` true.
+
+        >>> space = Space([Real("x", 0.0, 1.0)])
+        >>> space.valid({"x": 0.5}), space.valid({"x": 1.0})
+        (True, False)
+        """
+        for param in self.params:
+            value = inst.get(param.name)
+            if value is None:
+                return False
+            if isinstance(param, Integer):
+                if not param.low <= int(value) <= param.high:
+                    return False
+            elif isinstance(param, Real):
+                n = _length(param.size, inst)
+                arr = np.asarray(value, dtype=float)
+                if arr.shape != (() if n is None else (n,)):
+                    return False
+                lo, hi = param._ends(inst, n)
+                if not bool(np.all(param._inside(arr, lo, hi))):
+                    return False
         return self.where is None or bool(self.where(inst))
 
     def strategy(self) -> st.SearchStrategy[Instance]:

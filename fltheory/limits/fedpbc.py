@@ -106,8 +106,20 @@ def fedpbc_limit(
     vectors = client_vectors(u, arr.size)
     gamma = float(local_gain(lr, local_steps))
     M = mixing_expectation(arr)
-    # X̄ᵀ = (I − (1 − γ)M)⁻¹ γ M Uᵀ (M symmetric, so the factors commute).
-    means = np.linalg.solve(np.eye(arr.size) - (1.0 - gamma) * M, gamma * (M @ vectors))
+    # X̄ᵀ = (I − (1 − γ)M)⁻¹ γ M Uᵀ (M symmetric, so the factors commute). Solved for the
+    # deviations from x* = mean(u): I − (1 − γ)M maps 1 to γ1, so solving for U itself loses
+    # eps/γ in the mean (2e-5 at η = 1.3e-13, s = 30) and is singular once γ underflows. The
+    # right side lies in 1^⊥, which the matrix preserves; adding J = 11ᵀ/m changes nothing
+    # there and makes the 1-direction well conditioned.
+    center = vectors.mean(axis=0)
+    m = arr.size
+    try:
+        dev = np.linalg.solve(
+            np.eye(m) - (1.0 - gamma) * M + 1.0 / m, gamma * (M @ (vectors - center))
+        )
+    except np.linalg.LinAlgError:
+        raise NumericalError("FedPBC's mean recursion is singular (ρ = 1 and γ ≈ 0)") from None
+    means = center + (dev - dev.mean(axis=0))
     local = (1.0 - gamma) * means + gamma * vectors
     server = fedavg_weights(arr).weights @ local
     return FedPBCLimit(means, means.mean(axis=0), server, abs(1.0 - gamma))

@@ -108,7 +108,8 @@ def _tail_cut(lam_min: float, r: int, rtol: float) -> float:
     """Smallest s₀ ≤ 1 whose relative tail bound (r + λ)e^(−λ s₀)/λ is ≤ rtol."""
     if lam_min <= 0.0:
         return 1.0
-    s0 = (np.log((r + lam_min) / lam_min) - np.log(rtol)) / lam_min
+    with np.errstate(over="ignore"):  # λ < ~1e-306 overflows s₀ to inf: the cut is then 1
+        s0 = (np.log((r + lam_min) / lam_min) - np.log(rtol)) / lam_min
     return float(min(1.0, s0))
 
 

@@ -112,3 +112,16 @@ def test_monte_carlo_counterexample_fedpbc_unbiased_fedavg_biased():
     fedavg = bernoulli_limit(p, u, lr=lr, local_steps=steps).limit
     assert np.all(np.abs(server.mean(axis=0) - fedavg) > 5 * se)
     assert np.all(np.abs(result.average - fedavg) > 0.5)
+
+
+def test_tiny_steps_keep_the_average_at_the_mean_of_u():
+    """Regression: fedpbc_limit solved (I − (1 − γ)M)X̄ = γMU for U itself, which lost eps/γ in
+    the mean (2e-5 at η = 1.3e-13, s = 30) and was singular once γ underflowed to 0; it now
+    solves for the deviations from x* = mean(u): x̄ = mean(u) whatever γ (Fig. 2's claim)."""
+    u = np.array([[-0.8895045791325178], [-0.9999999999979563]])
+    res = fedpbc_limit([0.695, 0.706], u, lr=1.3e-13, local_steps=30)
+    assert abs(res.average[0] - u.mean()) < 1e-15
+    res = fedpbc_limit([0.7, 0.7], u, lr=5e-324, local_steps=1)  # γ = 0 in float64
+    assert abs(res.average[0] - u.mean()) < 1e-15
+    # at γ = 0 the client means stay where the recursion leaves them: a finite answer
+    assert np.all(np.isfinite(res.client_means))

@@ -64,3 +64,17 @@ def test_truncated_rule_on_exponential_model():
     integrand = np.exp(rule.log_full - np.log1p(-0.5 * rule.nodes))
     closed = 2.0 * (1.0 - 0.5**m) / m
     assert float(integrand @ rule.weights) == pytest.approx(closed, rel=1e-14)
+
+
+def test_tiny_lambda_raises_no_overflow_warning():
+    """Regression: a tiny λ_min (< ~1e-306) overflowed s₀ = (…)/λ_min in _tail_cut, which printed a
+    RuntimeWarning during `fltheory check --paper fedpbc` (the cut is then the whole [0, 1])."""
+    import warnings
+
+    from fltheory.limits.quadrature import _tail_cut
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _tail_cut(np.float64(1e-310), 1, 1e-15) == 1.0
+        assert _tail_cut(np.float64(2e-308), 3, 1e-15) == 1.0
+    assert 0.0 < _tail_cut(100.0, 1, 1e-15) < 1.0

@@ -1,0 +1,107 @@
+"""CA-Fed INFOCOM claims (fltheory/claims/papers/cafed_infocom.py): the INFOCOM reading of the
+minimisers, Appendix D's convexity, Fig. 1's exclusions, the aliases, the fast falsifier verdicts
+and (slow) every claim at its default budget."""
+
+import math
+import time
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fltheory.claims import CLAIMS, falsify
+
+A = np.array
+CLAIMS_HERE = CLAIMS.select(paper="cafed-infocom")
+EXECUTABLE = [c for c in CLAIMS_HERE if c.executable]
+
+
+def claim(cid):
+    return CLAIMS.get(f"cafed-infocom:{cid}")
+
+
+def margin(cid, **inst):
+    return claim(cid).margin(inst)
+
+
+def exact(cid, **inst):
+    return claim(cid).exact(inst)[0]
+
+
+# u = (10, −10), h = 1, α = (½, ½), p = (0.6, 0.4): w* = 0, w_B* = 2, W = [−2.5, 2.5]
+COUNTER = dict(n=2, alpha=A([0.5, 0.5]), p=A([0.6, 0.4]), u=A([10.0, -10.0]), h=A([1.0, 1.0]),
+               log_r_lo=math.log10(2.5), log_r_hi=math.log10(0.5))  # fmt: skip
+
+
+def test_eq11_on_w_hand_counterexample():
+    # Γ_W = 50 − ½·7.5² = 21.875, χ² = 1/24, ε_bias = F(2) − F(0) = 2
+    bound = Fraction(21875, 1000) / 24  # (the float 0.6 is not 3/5: compare approximately)
+    assert margin("assumption2-on-w", **COUNTER) == pytest.approx(float((bound - 2) / 2))
+    assert float(exact("assumption2-on-w", **COUNTER)) == pytest.approx(float((bound - 2) / 2))
+    # the journal's reading: W large enough to contain u_k, Γ = 50: 50/24 ≥ 2 holds
+    big = {**COUNTER, "log_r_lo": math.log10(20.0), "log_r_hi": math.log10(20.0)}
+    assert margin("assumption2-on-w", **big) == pytest.approx((50 / 24 - 2) / (50 / 24))
+    same = {**COUNTER, "u": A([3.0, 3.0])}  # identical clients: both sides 0
+    assert margin("assumption2-on-w", **same) == 0.0
+
+
+def test_eq10_on_w_still_holds():
+    at_w_star = {**COUNTER, "t": 0.5}  # w = 0 = w*: ε = 0
+    assert margin("assumption2-on-w-eq10", **at_w_star) == 1.0
+    edge = {**COUNTER, "t": 1.0}  # w = 2.5: ε = 3.125, ε_opt = 0.125, ε_bias = 2, bound 4.25
+    assert margin("assumption2-on-w-eq10", **edge) == pytest.approx((4.25 - 3.125) / 4.25)
+    assert float(exact("assumption2-on-w-eq10", **edge)) == pytest.approx(1125 / 4250)
+
+
+def test_appd_convexity_hand_value():
+    # n = 1, a = π = 1, B = 1: f(q) = q/2 + 1/q; f(1) = 1.5, f(3) = 11/6, f(2) = 1.5: gap 1/6
+    inst = dict(n=1, a=A([1.0]), pi=A([1.0]), q1=A([1.0]), q2=A([3.0]), B=1.0, zeta=0.5)
+    gap_q, gap_ys, _ = __import__(
+        "fltheory.claims.papers.cafed_infocom", fromlist=["_appd_gaps"]
+    )._appd_gaps(inst, Fraction)
+    assert gap_q == Fraction(1, 6) / (Fraction(3, 4) + Fraction(11, 12) + Fraction(3, 2))
+    assert gap_ys >= 0
+    assert margin("appd-convex", **inst) > 0
+    inst.update(a=A([0.0]), B=0.0)  # f ≡ 0 on the q-line: linear, gap 0
+    assert margin("appd-convex", **inst) == 0.0
+
+
+def test_fig1_exclusions_on_one_seed():
+    assert margin("fig1-excluded", seed=0) > 0.1
+
+
+def test_aliases_point_to_journal_claims():
+    aliases = [c for c in CLAIMS_HERE if not c.executable and "same statement as" in c.reason]
+    assert len(aliases) >= 20
+    for c in aliases:
+        assert "cafed:" in c.reason and "checked there" in c.reason
+
+
+@pytest.mark.parametrize("c", EXECUTABLE, ids=lambda c: c.id)
+def test_fast_verdict(c):
+    budget = {"fig1-excluded": 3}.get(c.id.split(":")[1], 300 if c.expected == "refuted" else 150)
+    verdict = falsify(c, budget=budget, seed=0)
+    assert verdict.verdict == c.expected, verdict
+    if c.expected == "refuted":
+        inst = {k: np.asarray(v) if isinstance(v, list) else v
+                for k, v in verdict.instance.items()}  # fmt: skip
+        assert c.margin(inst) < -c.tolerance
+        assert verdict.exact_margin is not None and verdict.exact_margin < 0
+
+
+@pytest.mark.slow
+def test_default_budgets_reach_the_expected_verdicts():
+    rows, failures, start = [], [], time.perf_counter()
+    for c in CLAIMS_HERE:
+        v = falsify(c, seed=0)
+        rows.append(v)
+        if c.executable and v.verdict != c.expected:
+            failures.append((c.id, v.verdict, v.message))
+    print(f"\n{'id':40s} {'verdict':15s} {'worst':>11s} {'evals':>6s} {'s':>6s} {'ev/s':>8s}")
+    for v in rows:
+        worst = "" if v.worst_margin is None else f"{v.worst_margin:.3g}"
+        rate = "" if v.evals_per_second is None else f"{v.evals_per_second:.0f}"
+        print(f"{v.id:40s} {v.verdict:15s} {worst:>11s} {v.evaluations:6d} {v.seconds:6.1f} "
+              f"{rate:>8s}")  # fmt: skip
+    print(f"total {time.perf_counter() - start:.1f} s")
+    assert not failures, failures

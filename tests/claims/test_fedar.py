@@ -1,0 +1,260 @@
+"""FedAR paper claims (fltheory/claims/papers/fedar.py): hand traces, the limit of FedAR against
+the simulator and an exact constant-step computation, the fast falsifier verdicts, and (slow)
+every claim at its default budget."""
+
+import math
+import time
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import torch
+
+from fltheory.claims import CLAIMS, falsify
+from fltheory.claims.papers import fedar as F
+from fltheory.rng import generator
+from fltheory.sim import algorithms as algs
+from fltheory.sim.availability import BernoulliLinks
+from fltheory.sim.compare import Setup
+from fltheory.sim.problems import QuadraticSim
+from fltheory.sim.settings import AlgorithmSpec, Schedule, SimSettings
+
+A = np.array
+CLAIMS_HERE = CLAIMS.select(paper="fedar")
+EXECUTABLE = [c for c in CLAIMS_HERE if c.executable]
+
+
+def claim(cid):
+    return CLAIMS.get(f"fedar:{cid}")
+
+
+def margin(cid, **inst):
+    return claim(cid).margin(inst)
+
+
+def exact(cid, **inst):
+    return claim(cid).exact(inst)[0]
+
+
+def test_every_claim_has_a_verdict_expectation_or_a_reason():
+    for c in CLAIMS_HERE:
+        assert c.expected in ("holds", "refuted") if c.executable else c.reason, c.id
+
+
+# --- eqs. (4)–(7) ---------------------------------------------------------------------------
+
+HAND = dict(n=2, avail=A([0.5, 0.5]), u=A([0.0, 1.0]), gamma=1.0, p=1.0, use_cutoff=0,
+            log_cutoff=0.0, rounds=3, seed=0)  # fmt: skip
+HAND_TRACE = A([[True, False], [False, True], [False, False]])
+
+
+def test_paper_rules_on_a_hand_trace():
+    # t=0: client 0 active, G₀ = 0, τ = (0, 1), client 1 never seen: N = 1, w = 0
+    # t=1: client 1 active, G₁ = 1·(1 − 0) = 1, τ = (1, 0), ψ = (2, 1), N = 2: w = ½
+    # t=2: nobody, τ = (2, 1), ψ = (2, 2): w = ½ + (2·0 + 2·1)/2 = 3/2
+    ref = F._paper_fedar(HAND, HAND_TRACE, exact=True)
+    assert ref["tau"] == [[0, 1], [1, 0], [2, 1]]
+    assert ref["N"] == [1, 2, 2]
+    assert ref["w"] == [0, Fraction(1, 2), Fraction(3, 2)]
+    assert ref["G"][-1] == [0, 1]
+    code = F._code_fedar(HAND, HAND_TRACE)
+    assert code["tau"] == ref["tau"]
+    assert code["G"][-1] == [0.0, 1.0]
+    assert code["w"] == [0.0, 0.5, 1.5]
+    assert code["coef"][0] == [1.0, 0.0] and code["coef"][1] == [1.0, 0.5]
+
+
+def test_trace_margins_hold_on_a_generic_and_a_cut_off_instance():
+    inst = dict(n=4, avail=A([0.1, 0.5, 0.9, 0.0]), u=A([0.0, 1.0, -1.0, 0.5]), gamma=0.4, p=0.1,
+                use_cutoff=1, log_cutoff=-1.0, rounds=25, seed=3)  # fmt: skip
+    for cid in ("eq4", "eq7-nt"):
+        assert abs(margin(cid, **inst)) < 1e-14
+        assert exact(cid, **inst) > 0
+    assert margin("eq5", **inst) == 0.0
+
+
+def test_eq6_hand_values():
+    from fltheory.sim.algorithms.fedar import fedar_psi
+
+    assert fedar_psi(A([0, 3, 3]), 1.0, 10.0).tolist() == [1.0, 2.0, 2.0]
+    assert fedar_psi(A([5]), 0.5, 4.0).tolist() == [0.0]  # beyond the cut-off
+    assert margin("eq6", tau=3, p=0.5, g=10.0) == pytest.approx(0.0)  # ψ(3) = ψ(4) = 2
+    assert margin("eq6", tau=0, p=0.1, g=0.0) == pytest.approx(0.0, abs=1e-15)
+    assert exact("eq6", tau=1, p=0.1, g=3.0) == 0  # the ψ(0) = 1 check is exactly tight
+    assert F.fedar_psi_paper(2, 0.1, 3.0) - F.fedar_psi_paper(1, 0.1, 3.0) == pytest.approx(
+        3**0.1 - 2**0.1
+    )
+
+
+# --- the limit ------------------------------------------------------------------------------
+
+
+def test_staleness_weights_by_hand_mp_and_monte_carlo():
+    assert F.staleness_weight(0.1, 1.0) == pytest.approx(1.9)  # 0.1·1 + 0.9·2
+    assert F.staleness_weight(0.1, 0.1) == pytest.approx(1.2109097393, rel=1e-9)
+    assert float(F.staleness_weight_mp(Fraction(1, 10), 0.1)) == pytest.approx(
+        F.staleness_weight(0.1, 0.1), rel=1e-13
+    )
+    assert F.staleness_weight(0.3, 0.0) == 1.0 and F.staleness_weight(1.0, 0.7) == 1.0
+    tau = generator(0, "tests/fedar-tau").geometric(0.2, size=200_000) - 1  # P(τ=k) = a(1−a)^k
+    mc = np.minimum((tau + 1.0) ** 0.5, 2.0).mean()
+    assert F.staleness_weight(0.2, 0.5) == pytest.approx(mc, abs=5e-3)
+    assert F.periodic_weight(2, 1.0) == 1.5
+
+
+LIMIT = dict(n=2, avail=A([0.1, 1.0]), p=1.0, u=A([0.0, 1.0]), h=A([1.0, 1.0]))
+
+
+def test_thm1_limit_inventory_instance():
+    # ω = (1.9, 1): w_ω = 1/2.9 = 0.34483, w* = 0.5
+    assert margin("thm1-limit", **LIMIT) == pytest.approx(-(0.5 - 1 / 2.9), rel=1e-12)
+    assert float(exact("thm1-limit", **LIMIT)) == pytest.approx(-(0.5 - 1 / 2.9), rel=1e-9)
+    assert margin("thm1-limit", **{**LIMIT, "p": 0.0}) == 0.0  # ψ ≡ 1: unbiased
+    assert margin("table1-fedar-less-biased", **LIMIT) == pytest.approx(-(0.5 - 1 / 2.9))
+
+
+def _fedar_sim(p_exponent, rounds=3000, alg=None):
+    problem = QuadraticSim(A([[0.0], [1.0]]), np.ones(2) / 2, dtype=torch.float64)
+    settings = SimSettings(rounds=rounds, local_steps=1, eval_every=rounds // 4)
+    setup = Setup(problem, BernoulliLinks(A([0.1, 1.0])), settings, seed=0, reps=16)
+    alg = alg if alg is not None else algs.FedAR(p=p_exponent)
+    return setup.run(AlgorithmSpec(alg.name, alg, Schedule(0.5, "inverse", 10.0))).final_w
+
+
+def test_simulator_fedar_and_mifa_converge_to_the_weighted_optima():
+    for p_exp in (1.0, 0.1):
+        w_omega = 1.0 / (F.staleness_weight(0.1, p_exp) + 1.0)
+        final = _fedar_sim(p_exp)
+        assert abs(final.mean() - w_omega) < 0.006, (p_exp, final.mean(), w_omega)
+        assert abs(final.mean() - 0.5) > 0.04
+    mifa = _fedar_sim(None, alg=algs.MIFA())
+    assert abs(mifa.mean() - 0.5) < 0.005  # MIFA: unbiased in this sense
+
+
+def _constant_step_stationary_mean(a, u, gamma):
+    """Exact stationary E[w] of FedAR with exponent 1 (ψ = 1 if active, 2 otherwise), all
+    clients seen, N_t = N, constant local gain γ, independent availability a_i: z = (w, G)
+    obeys z' = F_A z + c_A with A independent of z, so E z = (I − E F_A)⁻¹ E c_A."""
+    import itertools
+
+    import sympy
+
+    n = len(a)
+    EF = sympy.zeros(n + 1, n + 1)
+    Ec = sympy.zeros(n + 1, 1)
+    for bits in itertools.product((0, 1), repeat=n):
+        prob = sympy.Integer(1)
+        for b, ai in zip(bits, a, strict=True):
+            prob *= ai if b else 1 - ai
+        Fm, c = sympy.zeros(n + 1, n + 1), sympy.zeros(n + 1, 1)
+        for i in range(n):  # new table entries
+            if bits[i]:
+                Fm[1 + i, 0], c[1 + i] = -gamma, gamma * u[i]
+            else:
+                Fm[1 + i, 1 + i] = 1
+        Fm[0, 0] = 1
+        for i in range(n):  # w' = w + (1/N) Σ ψ_i G_i'
+            psi = 1 if bits[i] else 2
+            Fm[0, :] += sympy.Rational(psi, n) * Fm[1 + i, :]
+            c[0] += sympy.Rational(psi, n) * c[1 + i]
+        EF += prob * Fm
+        Ec += prob * c
+    z = (sympy.eye(n + 1) - EF).LUsolve(Ec)
+    return Fraction(str(z[0]))
+
+
+def test_constant_step_exact_mean_is_the_weighted_optimum():
+    # With exponent 1, ψ_i depends only on whether i ∈ A_t, which is independent of the stored
+    # G_i: stationarity gives E G_i = γ(u_i − E w) and E[ψ_iG_i'] = ω_iγ(u_i − E w), so the
+    # constant-step stationary mean is argmin Σω_if_i EXACTLY, for every step size.
+    a = [sympy_rational(1, 10), sympy_rational(1, 1)]
+    for gamma in (sympy_rational(1, 10), sympy_rational(1, 100), sympy_rational(1, 3)):
+        assert _constant_step_stationary_mean(a, [0, 1], gamma) == Fraction(10, 29)  # 1/2.9
+    three = [sympy_rational(1, 4), sympy_rational(1, 2), sympy_rational(1, 1)]
+    u = [0, 1, 3]
+    omega = [2 - x for x in (Fraction(1, 4), Fraction(1, 2), Fraction(1))]  # a + 2(1 − a)
+    w_omega = sum(o * v for o, v in zip(omega, u, strict=True)) / sum(omega)
+    assert _constant_step_stationary_mean(three, u, sympy_rational(1, 5)) == w_omega
+    assert w_omega != Fraction(4, 3)  # w* = mean(u)
+
+
+def sympy_rational(p, q):
+    import sympy
+
+    return sympy.Rational(p, q)
+
+
+def test_thm2_limit_periodic_instance():
+    inst = dict(n=2, period=A([2.0, 1.0]), p=1.0, u=A([0.0, 1.0]), h=A([1.0, 1.0]))
+    # ω = (1.5, 1): w_ω = 0.4, ∇f = ((0.4 − 0) + (0.4 − 1))/2 = −0.1
+    assert margin("thm2-limit", **inst) == pytest.approx(-0.01, rel=1e-12)
+    assert float(exact("thm2-limit", **inst)) == pytest.approx(-0.01, rel=1e-9)
+    assert margin("thm2-limit", **{**inst, "period": A([1.0, 1.0])}) == 0.0
+
+
+def test_thm2_plateau_by_direct_iteration():
+    # deterministic periodic availability, exact gradients, η = 1/√T: the iterate settles at 0.4
+    u, T = A([0.0, 1.0]), 40_000
+    eta = 1 / math.sqrt(T)
+    G, tau, w, acc = np.zeros(2), np.zeros(2), 0.0, 0.0
+    for t in range(T):
+        active = A([t % 2 == 0, True])
+        G = np.where(active, eta * (u - w), G)
+        tau = np.where(active, 0, tau + 1)
+        w += np.sum(np.minimum(tau + 1.0, 2.0) * G) / 2
+        acc += ((w - u[0]) + (w - u[1])) ** 2 / 4
+    assert w == pytest.approx(0.4, abs=2e-3)
+    assert acc / T == pytest.approx(0.01, rel=0.25)
+
+
+def test_mifa_biased_refuted_everywhere():
+    inst = dict(n=3, avail=A([0.1, 0.5, 1.0]), u=A([0.0, 1.0, -1.0]), h=A([1.0, 2.0, 0.5]))
+    assert margin("table1-mifa-biased", **inst) == pytest.approx(-1e-12, abs=1e-15)
+    assert exact("table1-mifa-biased", **inst) == -1
+
+
+def test_table3_arithmetic():
+    value = exact("table3-var-convention", clients=100)
+    # best: Var = std² (MIFA 13.55² = 183.6025 > 182.55 is its worst row); 'Var ÷n, std ÷(n−1)'
+    # leaves FedVARP out by 0.99·20.75² − 432.45 = −6.19, the reverse MIFA by −2.9
+    assert value == (Fraction("182.55") - Fraction("13.55") ** 2) / Fraction("182.5")
+    for factor, row in ((Fraction(99, 100), "FedVARP"), (Fraction(100, 99), "MIFA")):
+        _, std, var = F.TABLE3[row]
+        assert F._overlap(std, var, factor) < value
+    assert margin("table3-text", clients=100) == pytest.approx(0.4 / 40.9)
+
+
+# --- the falsifier ----------------------------------------------------------------------------
+
+FAST_BUDGET = {"eq4": 40, "eq5": 40, "eq7-nt": 40}
+
+
+@pytest.mark.parametrize("c", EXECUTABLE, ids=lambda c: c.id)
+def test_fast_verdict(c):
+    label = c.id.split(":")[1]
+    budget = FAST_BUDGET.get(label, 300 if c.expected == "refuted" else 150)
+    verdict = falsify(c, budget=budget, seed=0)
+    assert verdict.verdict == c.expected, verdict
+    if c.expected == "refuted":
+        inst = {k: np.asarray(v) if isinstance(v, list) else v
+                for k, v in verdict.instance.items()}  # fmt: skip
+        assert c.margin(inst) < -c.tolerance
+        assert verdict.exact_margin is not None and verdict.exact_margin < 0
+
+
+@pytest.mark.slow
+def test_default_budgets_reach_the_expected_verdicts():
+    rows, failures, start = [], [], time.perf_counter()
+    for c in CLAIMS_HERE:
+        v = falsify(c, seed=0)
+        rows.append(v)
+        if c.executable and v.verdict != c.expected:
+            failures.append((c.id, v.verdict, v.message))
+    print(f"\n{'id':32s} {'verdict':15s} {'worst':>11s} {'evals':>6s} {'s':>6s} {'ev/s':>8s}")
+    for v in rows:
+        worst = "" if v.worst_margin is None else f"{v.worst_margin:.3g}"
+        rate = "" if v.evals_per_second is None else f"{v.evals_per_second:.0f}"
+        print(f"{v.id:32s} {v.verdict:15s} {worst:>11s} {v.evaluations:6d} {v.seconds:6.1f} "
+              f"{rate:>8s}")  # fmt: skip
+    print(f"total {time.perf_counter() - start:.1f} s")
+    assert not failures, failures
