@@ -369,7 +369,7 @@ _ALIASES = [
     ("eq5", "§III-A", "mixing bound (5) and footnote 3", (34, 36),
      "cafed:lemma16-eq5 and cafed:footnote3-lambda-choice", "formula (5) is lost"),
     ("lemma1", "§III-A, App. B", "Lemma 1 (D, G, H)", (47, 49),
-     "cafed:lemma1-eq6-8", "the statements (6)–(8) are lost"),
+     "cafed:lemma1", "the statements (6)–(8) are lost"),
     ("eq9-gamma", "§III-A", "heterogeneity Γ, eq. (9)", (49, 51),
      "cafed:eq9-gamma", "formula (9) is lost; note F_k* is a minimum on W here, see "
      "cafed-infocom:assumption2-on-w"),
@@ -404,7 +404,7 @@ _ALIASES = [
     ("lemma2", "App. B", "Lemma 2 (heterogeneous availability)", (150, 153),
      "cafed:lemma11-eq116", "the statement is lost"),
     ("lemma3", "App. B", "Lemma 3 (optimisation error after J steps)", (154, 154),
-     "cafed:lemma14-eq133 and cafed:lemma15-eq147", "the statement is lost"),
+     "cafed:lemma14-eq142-step (the key step of Lemmas 14–15)", "the statement is lost"),
     ("eq23", "App. B3", "eq. (23)", (160, 161),
      "cafed:lemma16-eq158", "formula (23) is lost"),
     ("eq24-25", "App. B3", "eqs. (24)–(25)", (162, 166),
