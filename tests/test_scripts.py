@@ -1,9 +1,6 @@
-"""The paper_checks/ and validation/ scripts run, and report what they claim.
-
-Each paper check runs in a subprocess with ``--quick --json``: exit status 0 and a JSON object
-with ``"passed": true`` in which every claim passed (so a script whose exit status and verdict
-disagree is caught too). Each validation script runs with ``--quick --json PATH``: exit status
-0 and a saved JSON file. One figure script runs into a temporary directory as a smoke test.
+"""The validation/ scripts run and report what they claim: each runs with ``--quick --json
+PATH``, exit status 0 and a saved JSON file. One figure script runs into a temporary directory as
+a smoke test. (The papers' statements are claims: tests/claims/.)
 """
 
 import csv
@@ -16,8 +13,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Known failures outside this module's scope, each with the fix; strict, so a fix shows up.
-PAPER_CHECKS = sorted(p for p in (ROOT / "paper_checks").glob("*.py") if p.stem != "run_all")
 VALIDATION = sorted((ROOT / "validation").glob("*.py"))
 #: One BLAS thread per script: the suite runs two pytest workers on two cores.
 ENV = {
@@ -42,18 +37,7 @@ def run(script: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_scripts_are_found() -> None:
-    assert len(PAPER_CHECKS) >= 10 and len(VALIDATION) >= 5
-
-
-@pytest.mark.parametrize("script", PAPER_CHECKS, ids=lambda p: p.stem)
-def test_paper_check_passes(script: Path) -> None:
-    proc = run(script, "--quick", "--json")
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    payload = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert payload["passed"] is True
-    assert payload["claims"] and all(c["passed"] is True for c in payload["claims"])
-    for claim in payload["claims"]:
-        assert claim["claim"] and claim["expected"] and claim["measured"]
+    assert len(VALIDATION) >= 5
 
 
 @pytest.mark.parametrize("script", VALIDATION, ids=lambda p: p.stem)

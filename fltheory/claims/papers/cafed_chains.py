@@ -837,7 +837,7 @@ register(
         notes="Eq. (157) is garbled (its ln of 'ln λ/|λ̄₂|' is of a negative number); reading A is "
         "the library's T_P. Margin: −max_j max_{t ≥ T_P} ln(C(t, j)|μ|^{t−j}/λᵗ), the max over t "
         "at max(T_P, j, ⌊jλ/(λ − |μ|)⌋) (each entry is unimodal in t); −1 if the library's T_P "
-        "differs from the formula written out here. Known (paper_checks/lemma16_envelope.py): one "
+        "differs from the formula written out here. Known (an earlier README finding): one "
         "block of size 2 at 0.85 has T_P = 46 but the step fails at t = 46, 47. The falsifier "
         "finds the same failure near λ̄₂ → 0 (where T_P → 0 but the entry C(j, j)|μ|⁰ = 1 > λʲ "
         "at t = j) and for small blocks at moderate λ̄₂. Eq. 5 itself survives "

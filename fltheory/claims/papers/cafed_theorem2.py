@@ -348,7 +348,7 @@ _register_t2(
     ),
     "E[F_B(w̄_T) − F_B*] ≤ (½qᵀΣq + υ)/πᵀq + ψ + φ/ln(1/λ(P)) (no division by Σ_{t≤T}η_t)",
     _NEG_NOTE + "Also unproved when φ ≥ 0: the proof divides by Σ_{t≤T}η_t, which is < 1 for "
-    "moderate T with η₁ at its cap (paper_checks/theorem2_series.py); that is what the default "
+    "moderate T with η₁ at its cap (the earlier README finding); that is what the default "
     "search finds (shrunk): N = 1, π = ½, q = 1, E = 1, T = 1, η₁ = 10⁻⁴ at the cap (L = "
     "1/(2η₁(1 + 2EQ)) = 5000/3), F = ½Lw², w₀ = r with L·r² = 10⁶: F_B(w₀) − F_B* = 5·10⁵ "
     "against a bracket of O(r² + 1) (exact margin −0.9355).",

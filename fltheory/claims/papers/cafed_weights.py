@@ -1404,8 +1404,8 @@ register(
         _space212("paper", paper_a=True),
         _monotone,
         exact=_monotone_exact,
-        notes=MONO_NOTES + " FALSE (known README finding, paper_checks/guideline_a_closed_form.py "
-        "claim 4): q_k* = (ι* − θ*/π_k)₊/c increases with π_k only if θ* ≥ 0; when "
+        notes=MONO_NOTES + " FALSE (an earlier README finding): "
+        "q_k* = (ι* − θ*/π_k)₊/c increases with π_k only if θ* ≥ 0; when "
         "θ* = (B − ½q*ᵀAq*)/Q < 0 (small B) nobody is excluded and the LESS available get more "
         "weight. Hand example: π = (0.2, 0.9), A = π, B = 1e-3, Q = 1: q* ≈ (0.58, 0.42).",
         expected="refuted",

@@ -500,7 +500,7 @@ _register(
     "x* exactly, the witness printed in the method). For m = 2 the statement holds (only u₁ = "
     "u₂ is unbiased). Refuted for every non-uniform p with m ≥ 3; symmetric example: p = "
     "(1/2, 1/5, 1/5), u = (0, −1, 1) (w₂ = w₃, lim = 0 = x*). Trivially false also when all "
-    "u_i are equal. The paper check (paper_checks/fedpbc_prop1_limit.py claim 2) uses the "
+    "u_i are equal. The former paper check of Prop. 1 used the "
     "paper's generic u only.",
 )  # fmt: skip
 
