@@ -137,17 +137,15 @@ def reproduce_command(
         raise InputError("give an experiment ID (see fltheory reproduce --list)")
     from fltheory.atomic import prepare_result_dir
     from fltheory.experiments.runner import (
-        check_runnable,
         owned_files,
+        preflight,
         run_experiment,
         write_reproduction,
     )
 
     mode = "quick" if quick else "full"
     experiment = get(experiment_id)
-    check_runnable(experiment, setup, mode)
-    if seeds is not None and seeds < 2:
-        raise InputError(f"--seeds must be >= 2 (a verdict pairs seeds), got {seeds}")
+    preflight(experiment.id, setup=setup, mode=mode, seeds=seeds)
     target = out if out is not None else _default_out(experiment.id, setup, mode)
     directory = prepare_result_dir(target, overwrite=overwrite, owned=owned_files(experiment))
     if json_out:

@@ -230,6 +230,32 @@ def _tagged(progress: Progress | None, tag: str) -> Progress | None:
     return tick
 
 
+def preflight(
+    experiment_id: str, *, setup: str = "paper", mode: str = "quick", seeds: int | None = None
+) -> None:
+    """Refuse, before any work, a run that cannot be done: a setup the simulator cannot run
+    yet, fewer than 2 seeds, or configs whose arrays would not fit in memory.
+
+    >>> preflight("cafed:fig1a", seeds=10**9)
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: would need ~437 TiB for the availability trace ...
+    """
+    from fltheory.sim.budget import check_config_size
+
+    experiment = get(experiment_id)
+    check_runnable(experiment, setup, mode)
+    if seeds is not None and seeds < 2:
+        raise InputError(f"--seeds must be >= 2 (a verdict pairs seeds), got {seeds}")
+    spec = experiment.setup(setup)
+    if mode in spec.measure:
+        return
+    n_seeds = seeds if seeds is not None else experiment.seeds[mode]
+    config = spec.configs[mode]()
+    for _, tables in config if isinstance(config, list) else [("", config)]:
+        check_config_size({**tables, "seeds": n_seeds})
+
+
 def run_experiment(
     experiment_id: str,
     *,
@@ -250,9 +276,7 @@ def run_experiment(
     from fltheory.api.simulation import simulate
 
     experiment = get(experiment_id)
-    check_runnable(experiment, setup, mode)
-    if seeds is not None and seeds < 2:
-        raise InputError(f"--seeds must be >= 2 (a verdict pairs seeds), got {seeds}")
+    preflight(experiment_id, setup=setup, mode=mode, seeds=seeds)
     spec = experiment.setup(setup)
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
     start = time.perf_counter()
