@@ -369,6 +369,25 @@ def cases() -> list[tuple[str, list[str], dict[str, object]]]:
     add(("check-seconds-nan", ["check", "--seconds", "nan"], {}))
     add(("check-unknown-id", ["check", "cafed:nope"], {}))
     add(("check-out-is-file", ["check", "--out", "{tmp}/f"], {"f": b"x"}))
+    add(("check-seed-negative", ["check", "cafed:prop3", "--seed", "-1"], {}))
+    add(("check-list-with-ids", ["check", "--list", "cafed:prop3"], {}))
+
+    # --- reproduce ------------------------------------------------------------------------
+    add(("reproduce-unknown-id", ["reproduce", "cafed:fig99"], {}))
+    add(("reproduce-unknown-setup", ["reproduce", "cafed:fig1a", "--setup", "nope"], {}))
+    add(("reproduce-not-runnable", ["reproduce", "cafed:fig1c", "--quick"], {}))
+    add(("reproduce-seeds-one", ["reproduce", "cafed:fig1a", "--quick", "--seeds", "1"], {}))
+    add(
+        (
+            "reproduce-seeds-huge",
+            ["reproduce", "cafed:fig1a", "--quick", "--seeds", "1000000000"],
+            {},
+        )
+    )
+    add(("reproduce-seeds-overflow", ["reproduce", "cafed:fig1a", "--seeds", "1e400"], {}))
+    add(("reproduce-out-is-file", ["reproduce", "cafed:fig1a", "--out", "{tmp}/f"], {"f": b"x"}))
+    add(("reproduce-out-missing-parent", ["reproduce", "cafed:fig1a", "--out", "{tmp}/a/b/c"], {}))
+    add(("reproduce-no-id", ["reproduce"], {}))
     return out
 
 
