@@ -47,6 +47,8 @@ _NEW_FEATURES = {
     "C·max(√t, √t₀) (non-convex) with the constants swept [spec 10.3]",
     "shapley_values": "exact Shapley values of client updates over coalitions (permutation Monte "
     "Carlo with a CLT band above 12 players) and the stale-client driver of Fig. 1 [spec 3]",
+    "fedpbc_authors_script": "a script of the FedPBC authors for this experiment: their public "
+    "code (mingxiang12/FedPBC, journal version) has CNN experiments only [spec 11]",
     "lr_decay": "the unstated decay behind the 'initial' η₀ = 0.1 (AR:491) [spec 10.5(5)]",
 }
 for _key, _text in _NEW_FEATURES.items():
