@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from fltheory.experiments.catalog.fedar import TABLE3, client_stats, spread
+from fltheory.experiments.catalog.fedar_fig1 import shapley
 from fltheory.experiments.catalog.fedpbc import fig2_judge, tag
 from fltheory.experiments.catalog.pbc_ar_common import SeedMeasurements
 from fltheory.experiments.judges import decide
@@ -24,6 +25,7 @@ ISSUE13_IDS = (
 RUNNABLE = {
     ("fedpbc:fig2", "paper"): ("quick", "full"),
     ("fedpbc:fig3", "paper"): ("quick",),
+    ("fedar:fig1", "paper"): ("quick",),
     **{
         (f"fedar:{name}", "paper"): ("quick",)
         for name in ("fig2", "table2", "table3", "fig3", "fig4", "fig5")
@@ -67,7 +69,7 @@ def test_missing_pieces_are_listed():
     assert "svhn_resnet18" in get("fedar:fig2").setups["paper-svhn"].requires
     assert "two_classes_balanced" in get("fedar:table3").setups["paper-cifar10"].requires
     assert "fedar_cutoff_forms" in get("fedar:fig4").setups["paper-cifar10"].requires
-    assert "shapley_values" in get("fedar:fig1").setups["paper"].requires
+    assert "shapley_values" in get("fedar:fig1").setups["paper-cifar10"].requires
     assert "grid_search" in get("fedpbc:fig3").setups["paper-tuned"].requires
 
 
@@ -90,6 +92,42 @@ def test_client_stats_against_a_hand_computation():
     assert s["var"][0] == pytest.approx(sum((x - 10.5) ** 2 for x in range(1, 21)) / 20)
     assert (s["worst10"][0], s["best10"][0]) == (1.5, 19.5)
     assert spread(0.5, 2) == [0.5, 1.0]
+
+
+def test_shapley_exact_on_known_games():
+    # Glove game: player 0 holds a left glove, players 1 and 2 right gloves; a pair is worth 1.
+    # Known values (Shapley 1953): 2/3 for the scarce glove, 1/6 for each of the others.
+    def glove(s):
+        return float(0 in s and (1 in s or 2 in s))
+
+    assert shapley(glove, 3) == pytest.approx([2 / 3, 1 / 6, 1 / 6])
+    # Efficiency and symmetry on a random game of 5 players with symmetric players 3 and 4.
+    rng = np.random.default_rng(4)
+    table = {}
+
+    def random_game(s):
+        key = (frozenset(s & {0, 1, 2}), len(s & {3, 4}))
+        if key not in table:
+            table[key] = 0.0 if not s else float(rng.normal())
+        return table[key]
+
+    phi = shapley(random_game, 5)
+    assert phi.sum() == pytest.approx(random_game(frozenset(range(5))) - random_game(frozenset()))
+    assert phi[3] == pytest.approx(phi[4])
+
+
+def test_fedar_fig1_judge_planted():
+    judge = get("fedar:fig1").judge
+    rng = np.random.default_rng(5)
+    taus = np.arange(7)
+    falling = 6.0 - 1.1 * taus + 0.05 * rng.standard_normal((8, 7))  # > 0 up to τ = 5, < 0 at 6
+    share = np.full((8, 7), 20.0)
+
+    def planted(phi0):
+        return SeedMeasurements(taus, {"phi": phi0}, per_seed={"phi0": phi0, "share0": share})
+
+    assert decide(judge(planted(falling), "quick")) == "reproduced"
+    assert decide(judge(planted(-falling), "full")) == "contradicted"
 
 
 # --- judges on planted data -------------------------------------------------------------------

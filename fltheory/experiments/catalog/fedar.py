@@ -141,41 +141,6 @@ def _setups(quick: Any, *, cifar: tuple[str, ...] = CIFAR_NEEDS, svhn: bool = Tr
     return setups
 
 
-# --- Fig. 1 -----------------------------------------------------------------------------------
-
-register(
-    Experiment(
-        id="fedar:fig1",
-        title="Shapley value of client 0's update against its staleness (5 clients, 9 rounds)",
-        source=ar("3.2 (Motivation)", "Fig. 1", "AR:188-229"),
-        numbers=(
-            Number("clients", 5, "clients", "AR:194"),
-            Number("rounds", 9, "rounds", "AR:194-202"),
-            Number("experiments (fresh, stale 1-6)", 7, "", "AR:200-205"),
-            Number("shares of the Shapley value", None, "%", "AR:211-212", "bar heights lost"),
-        ),
-        claims=(
-            Claim("gray bars in stale 1 through stale 5 (stale updates contribute)", "AR:219-220"),
-            Claim("the contribution of a client decreases with its staleness", "AR:213-215"),
-            Claim("at stale 6, the contribution of client 0 is negative", "AR:215"),
-            Claim("excessive staleness is detrimental", "AR:226"),
-        ),
-        setups={
-            "paper": SetupSpec(
-                "paper",
-                "client k holds classes {2k, 2k+1}; FedAvg over the available clients in rounds "
-                "1-8; v(S) = test accuracy of w_8 + mean of S's latest updates; exact Shapley "
-                "over the 32 coalitions (spec §3)",
-                "CIFAR-10 from --data-dir (quick: digits, softmax)",
-                requires=("shapley_values", "cifar10"),
-            ),
-            "authors": SetupSpec("authors", AR_CODE, "—", requires=("fedar_authors_code",)),
-        },
-        notes="The data split, model and v(∅) are not stated; the spec's reading is registered.",
-    )
-)
-
-
 # --- Fig. 2 and Table 2 -------------------------------------------------------------------------
 
 FIG2_PMIN = (0.1, 0.5)
