@@ -42,7 +42,9 @@ WHERE = re.compile(r"(P[012]:\d+(-\d+)?|README)")
 
 
 def test_every_issue_id_is_registered_and_nothing_else():
-    assert sorted(e.id for e in all_experiments()) == sorted(ISSUE_IDS)
+    # Issue 13's FedPBC/FedAR IDs are checked in test_catalog_fedpbc_fedar.py.
+    cafed = [e.id for e in all_experiments() if e.id.startswith("cafed")]
+    assert sorted(cafed) == sorted(ISSUE_IDS)
 
 
 @pytest.mark.parametrize("experiment_id", ISSUE_IDS)

@@ -23,7 +23,7 @@ def _one_line_error(capsys) -> str:
 def test_list_json_shows_every_id_and_its_status(capsys):
     assert main(["reproduce", "--list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["experiments"]
-    assert sorted(r["id"] for r in rows) == sorted(ISSUE_IDS)
+    assert set(ISSUE_IDS) <= {r["id"] for r in rows}
     by_id = {r["id"]: r for r in rows}
     assert by_id["cafed:fig1a"]["setups"]["paper"] == "runnable"
     assert by_id["cafed:fig1a"]["setups"]["authors"].startswith("needs: local_epochs")

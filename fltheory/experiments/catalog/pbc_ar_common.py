@@ -1,0 +1,121 @@
+"""Shared pieces of the FedPBC and FedAR catalogs: sources, the simulator features they still
+need (added to :data:`~fltheory.experiments.model.FEATURES`), measurements with per-seed extras,
+and small judge helpers built on :mod:`fltheory.experiments.stats`.
+
+>>> pbc("VI", "Fig. 2", "PBC:273-278").seed_file.startswith("004_")
+True
+>>> "scaffold" in FEATURES
+True
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from fltheory.experiments.judges import CONFIDENCE
+from fltheory.experiments.model import FEATURES, Check, Measurements, Source
+from fltheory.experiments.stats import paired_difference
+
+PBC = (
+    "Xiang, Ioannidis, Yeh, Joe-Wong, Su, Towards Bias Correction of FedAvg over Nonuniform and "
+    "Time-Varying Communications (FedPBC; short version, full version arXiv:2306.00280)"
+)
+PBC_FILE = "004_7f83552c6af82f79.txt (PBC)"
+AR = "FedAR: client update Approximation and Rectification"
+AR_FILE = "003_7bfc4ba284d104ce.txt (AR; OCR: figures, most exponents and the appendix lost)"
+#: The FedPBC authors' public code (journal version) and what it settles (spec §11).
+PBC_CODE = (
+    "mingxiang12/FedPBC @ 2f6770c (journal version: CIFAR-10/SVHN/CINIC-10 CNNs only, no "
+    "counterexample and no Synthetic(1,1) script). Taken from it: FedPBC is evaluated on the mean "
+    "of all local models x̄ (static_pbc.py:117), FedAvg averages the active clients' deltas and "
+    "makes no step when none is active (static_main.py:158-174). Not taken (journal-only): "
+    "η₀/√(1 + t/10) decay, 5 local steps, batch 16, lognormal/sinusoidal link probabilities."
+)
+#: FedAR: no public code was found (spec header).
+AR_CODE = "no public FedAR code found (searches in the spec's header); paper as written only"
+
+_NEW_FEATURES = {
+    "scaffold": "the Scaffold baseline (control variates c, c_i, option II; S = A_t) with its "
+    "engine-vs-reference twin [spec 10.1]",
+    "two_classes_balanced": "the balanced two-classes-per-client split (each class held by 2N/C "
+    "clients, equal sizes) [spec 10.2]",
+    "class_test_accuracy": "low-noise per-client accuracy a_k = Σ_c π_kc·acc_c on all test "
+    "images of the client's classes [spec 6]",
+    "svhn_resnet18": "SVHN loader (--data-dir, .mat) and ResNet-18 (GroupNorm); GPU [spec 10.4]",
+    "fedar_cutoff_forms": "FedAR's cut-off g(t) in both forms: t₀ + t/b (convex) and "
+    "C·max(√t, √t₀) (non-convex) with the constants swept [spec 10.3]",
+    "shapley_values": "exact Shapley values of client updates over coalitions (permutation Monte "
+    "Carlo with a CLT band above 12 players) and the stale-client driver of Fig. 1 [spec 3]",
+    "fedpbc_authors_script": "a script of the FedPBC authors for this experiment: their public "
+    "code (mingxiang12/FedPBC, journal version) has CNN experiments only [spec 11]",
+    "lr_decay": "the unstated decay behind the 'initial' η₀ = 0.1 (AR:491) [spec 10.5(5)]",
+}
+for _key, _text in _NEW_FEATURES.items():
+    FEATURES.setdefault(_key, _text)
+
+
+def pbc(section: str, figure: str, lines: str) -> Source:
+    """A location in the FedPBC paper (``PBC:line``)."""
+    return Source(PBC, PBC_FILE, section, figure, lines)
+
+
+def ar(section: str, figure: str, lines: str) -> Source:
+    """A location in the FedAR paper (``AR:line``)."""
+    return Source(AR, AR_FILE, section, figure, lines)
+
+
+@dataclass(frozen=True, eq=False)
+class SeedMeasurements(Measurements):
+    """:class:`Measurements` plus ``per_seed`` arrays (first axis: seed) and ``theory`` values.
+
+    >>> m = SeedMeasurements(np.array([0]), {"a": np.zeros((2, 1))},
+    ...                      per_seed={"x": np.array([1.0, 3.0])})
+    >>> m.per_seed["x"].mean()
+    np.float64(2.0)
+    """
+
+    per_seed: dict[str, np.ndarray] = field(default_factory=dict)
+    theory: dict[str, Any] = field(default_factory=dict)
+
+
+def _r(x: float, digits: int = 4) -> float:
+    return float(round(float(x), digits))
+
+
+def compare(
+    claim: str,
+    a: np.ndarray,
+    b: np.ndarray | float,
+    *,
+    sign: int,
+    mode: str,
+    where: str,
+    paper: Any,
+    role: str = "primary",
+    note: str = "",
+) -> Check:
+    """The claim mean(a − b) > 0 (``sign`` +1) or < 0 (−1), paired over seeds at the mode's
+    confidence: holds when the interval excludes 0 on the claimed side, the contrary when it
+    excludes 0 on the other.
+
+    >>> c = compare("a > b", np.array([2.0, 2.1, 1.9]), 1.0, sign=1, mode="quick", where="x",
+    ...             paper="a > b")
+    >>> c.holds, c.opposite
+    (True, False)
+    """
+    a = np.asarray(a, dtype=float)
+    other = np.broadcast_to(np.asarray(b, dtype=float), a.shape)
+    iv = paired_difference(a, other, confidence=CONFIDENCE[mode])
+    claimed, contrary = ("+", "-") if sign > 0 else ("-", "+")
+    return Check(
+        claim,
+        paper,
+        _r(iv.mean, 6),
+        (_r(iv.low, 6), _r(iv.high, 6)),
+        holds=iv.direction == claimed,
+        role=role,
+        opposite=iv.direction == contrary,
+        where=where,
+        note=note or f"paired over {iv.n} seeds, {100 * iv.confidence:.0f} % two-sided interval",
+    )
