@@ -21,7 +21,6 @@ import scipy.stats
 
 from fltheory.experiments.catalog.pbc_ar_common import (
     AR_CODE,
-    FEATURES,
     SeedMeasurements,
     ar,
     compare,
@@ -38,8 +37,6 @@ from fltheory.experiments.model import (
     register,
 )
 from fltheory.experiments.stats import holm, paired_difference, trend
-
-FEATURES.setdefault("fedar_authors_code", "the FedAR authors' code: none public (" + AR_CODE + ")")
 
 AR_PAPER_NEEDS = ("two_classes_balanced", "lr_decay", "fedar_cutoff_forms", "grid_search")
 CIFAR_NEEDS = ("cifar10", "scaffold", *AR_PAPER_NEEDS)

@@ -1,10 +1,8 @@
 """Shared pieces of the FedPBC and FedAR catalogs: sources, the simulator features they still
-need (added to :data:`~fltheory.experiments.model.FEATURES`), measurements with per-seed extras,
+need (keys of :data:`~fltheory.experiments.model.FEATURES`), measurements with per-seed extras,
 and small judge helpers built on :mod:`fltheory.experiments.stats`.
 
 >>> pbc("VI", "Fig. 2", "PBC:273-278").seed_file.startswith("004_")
-True
->>> "scaffold" in FEATURES
 True
 """
 
@@ -14,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.experiments.judges import CONFIDENCE
-from fltheory.experiments.model import FEATURES, Check, Measurements, Source
+from fltheory.experiments.model import Check, Measurements, Source
 from fltheory.experiments.stats import paired_difference
 
 PBC = (
@@ -34,25 +32,6 @@ PBC_CODE = (
 )
 #: FedAR: no public code was found (spec header).
 AR_CODE = "no public FedAR code found (searches in the spec's header); paper as written only"
-
-_NEW_FEATURES = {
-    "scaffold": "the Scaffold baseline (control variates c, c_i, option II; S = A_t) with its "
-    "engine-vs-reference twin [spec 10.1]",
-    "two_classes_balanced": "the balanced two-classes-per-client split (each class held by 2N/C "
-    "clients, equal sizes) [spec 10.2]",
-    "class_test_accuracy": "low-noise per-client accuracy a_k = Σ_c π_kc·acc_c on all test "
-    "images of the client's classes [spec 6]",
-    "svhn_resnet18": "SVHN loader (--data-dir, .mat) and ResNet-18 (GroupNorm); GPU [spec 10.4]",
-    "fedar_cutoff_forms": "FedAR's cut-off g(t) in both forms: t₀ + t/b (convex) and "
-    "C·max(√t, √t₀) (non-convex) with the constants swept [spec 10.3]",
-    "shapley_values": "exact Shapley values of client updates over coalitions (permutation Monte "
-    "Carlo with a CLT band above 12 players) and the stale-client driver of Fig. 1 [spec 3]",
-    "fedpbc_authors_script": "a script of the FedPBC authors for this experiment: their public "
-    "code (mingxiang12/FedPBC, journal version) has CNN experiments only [spec 11]",
-    "lr_decay": "the unstated decay behind the 'initial' η₀ = 0.1 (AR:491) [spec 10.5(5)]",
-}
-for _key, _text in _NEW_FEATURES.items():
-    FEATURES.setdefault(_key, _text)
 
 
 def pbc(section: str, figure: str, lines: str) -> Source:
