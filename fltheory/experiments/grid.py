@@ -197,22 +197,25 @@ def grid_search(
 
 
 _CACHE: ContextVar[Path | None] = ContextVar("grid_cache", default=None)
+_DEVICE: ContextVar[str] = ContextVar("grid_device", default="cpu")
 _DONE: ContextVar[list[GridResult] | None] = ContextVar("grid_done", default=None)
 #: The sub-folder of a run directory holding the grid caches.
 CACHE_DIR = "grid"
 
 
 @contextlib.contextmanager
-def caching(directory: Path | None) -> Iterator[list[GridResult]]:
+def caching(directory: Path | None, device: str | None = None) -> Iterator[list[GridResult]]:
     """Within the block, :func:`cached_grid_search` reads and writes ``directory`` (None: no
-    cache); yields the list of the searches done (for the verdict record)."""
+    cache) and :class:`SimulatorObjective` runs on ``device`` (None: cpu); yields the list of
+    the searches done (for the verdict record)."""
     done: list[GridResult] = []
-    tokens = (_CACHE.set(directory), _DONE.set(done))
+    tokens = (_CACHE.set(directory), _DEVICE.set(device or "cpu"), _DONE.set(done))
     try:
         yield done
     finally:
         _CACHE.reset(tokens[0])
-        _DONE.reset(tokens[1])
+        _DEVICE.reset(tokens[1])
+        _DONE.reset(tokens[2])
 
 
 def cached_grid_search(
@@ -224,16 +227,25 @@ def cached_grid_search(
     purpose: str,
     repetitions: int,
     extra: Sequence[Pair] = (),
+    record: bool = True,
 ) -> GridResult:
     """:func:`grid_search` with ``objective``, cached per config hash in the :func:`caching`
-    directory (a result whose hash matches is read back instead of recomputed)."""
+    directory (a result whose hash matches is read back instead of recomputed); ``record``:
+    list it among the searches of the run (False for a helper run such as acc(0))."""
     from fltheory.atomic import write_atomic
     from fltheory.provenance import config_hash
 
     pairs = list(dict.fromkeys([*grid.pairs(), *extra]))
     points = [GridPoint(a, lr, slr) for a in algorithms for lr, slr in pairs]
     tables = objective.tables(points, tuning_seed(seed, purpose))
-    key = config_hash({"tables": tables, "repetitions": repetitions, "criterion": "acc_end"})
+    key = config_hash(
+        {
+            "tables": tables,
+            "repetitions": repetitions,
+            "criterion": "acc_end",
+            "device": _DEVICE.get(),
+        }
+    )
     directory = _CACHE.get()
     path = None if directory is None else directory / f"{key[:16]}.json"
     if path is not None and path.is_file():
@@ -255,7 +267,7 @@ def cached_grid_search(
             path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(path, json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
     done = _DONE.get()
-    if done is not None:
+    if done is not None and record:
         done.append(result)
     return result
 
@@ -267,7 +279,6 @@ class SimulatorObjective:
     availability trace drawn once from the tuning seed, each point batched over repetitions)."""
 
     base: Mapping[str, Any]
-    device: str = "cpu"
 
     def tables(self, points: Sequence[GridPoint], seed: int) -> dict[str, Any]:
         by_name = {a["name"]: a for a in self.base["algorithms"]}
@@ -283,9 +294,8 @@ class SimulatorObjective:
         from fltheory.api.simulation import simulate
         from fltheory.experiments.model import Measurements
 
-        report = simulate(
-            self.tables(points, seed), seeds=repetitions, device=self.device, threads=1
-        )
+        tables = self.tables(points, seed)
+        report = simulate(tables, seeds=repetitions, device=_DEVICE.get(), threads=1)
         by_label = {r.label: r for r in report.runs}
         out = {}
         for p in points:

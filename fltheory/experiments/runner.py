@@ -287,7 +287,7 @@ def run_experiment(
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
     start = time.perf_counter()
     config: Any
-    with caching(cache_dir) as searches:
+    with caching(cache_dir, device) as searches:
         if mode in spec.measure:
             config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
             m = spec.measure[mode](n_seeds)
@@ -358,6 +358,13 @@ def summary_markdown(record: dict[str, Any]) -> str:
             f"| {c['claim']} | {_fmt(c['paper'])} | {_fmt(c['measured'])} | {ci} | {holds} "
             f"| {c['role']} |"
         )
+    for search in record.get("grid", []):
+        chosen = ", ".join(f"{a} {lr:g}/{slr:g}" for a, (lr, slr) in search["selected"].items())
+        lines += [
+            "",
+            f"Grid search `{search['purpose']}` (η/η̄ by {search['criterion']} on tuning draws "
+            f"of seed {search['tuning_seed']}, {search['repetitions']} repetitions): {chosen}.",
+        ]
     lines += ["", "## Paper's numbers", ""]
     for n in record["paper"]["numbers"]:
         value = "lost in extraction" if n["value"] is None else f"{n['value']:g} {n['unit']}"

@@ -161,6 +161,7 @@ def test_table2_quick_end_to_end_and_a_rerun_reuses_the_grid(capsys, tmp_path):
     assert record["mode"] == "quick" and record["seeds"] == 2
     cached = sorted(p.name for p in (out / "grid").iterdir())
     assert len(cached) == 2  # the grid and the reference acc(0) run
+    assert len(record["grid"]) == 1  # the acc(0) helper run is not a search of its own
     search = record["grid"][0]
     assert search["criterion"] == "acc_end" and search["tuning_seed"] != 0
     claims = [c["claim"] for c in record["checks"]]
@@ -177,6 +178,8 @@ def test_table2_quick_end_to_end_and_a_rerun_reuses_the_grid(capsys, tmp_path):
     assert rows[0] == ["algorithm", "lr", "server_lr", "acc_end_mean", "acc_end_sd", "repetitions"]
     assert len(rows) - 1 == 2 * 6  # 2 algorithms × (4 corners + both Table II pairs)
     assert (out / "grid.png").read_bytes()[:4] == b"\x89PNG"
+    summary = (out / "summary.md").read_text()
+    assert f"tuning draws of seed {search['tuning_seed']}" in summary
     # The argmax of the CSV is the selection reported.
     ca = [r for r in rows[1:] if r[0] == "ca_fed"]
     top = max(ca, key=lambda r: float(r[3]))

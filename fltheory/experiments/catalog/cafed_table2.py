@@ -73,6 +73,7 @@ def search_synthetic(mode: str, repetitions: int) -> Measurements:
         seed=0,
         purpose=PURPOSE,
         repetitions=repetitions,
+        record=False,
     )
     accuracy = {
         f"{alg}|{lr:g}|{slr:g}": scores[:, None]
