@@ -185,9 +185,11 @@ def prepare_result_dir(
     overwrite: bool = False,
     resume: bool = False,
     owned: tuple[str, ...] = (),
+    keep: tuple[str, ...] = (),
 ) -> Path:
     """Check an output directory (:func:`check_result_dir`), create it if needed, empty it when
-    ``overwrite`` is given without ``resume``, and return it.
+    ``overwrite`` is given without ``resume`` (except the entries named in ``keep``: caches
+    keyed by their content), and return it.
 
     >>> import tempfile
     >>> prepare_result_dir(Path(tempfile.mkdtemp()) / "out").is_dir()
@@ -202,6 +204,8 @@ def prepare_result_dir(
             raise InputError(f"--out {path}: cannot create it ({exc.strerror})") from None
     elif found != EMPTY and overwrite and not resume:
         for target in path.iterdir():
+            if target.name in keep:
+                continue
             if target.is_dir() and not target.is_symlink():
                 shutil.rmtree(target)
             else:

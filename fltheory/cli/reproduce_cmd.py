@@ -135,7 +135,8 @@ def reproduce_command(
         return
     if experiment_id is None:
         raise InputError("give an experiment ID (see fltheory reproduce --list)")
-    from fltheory.atomic import prepare_result_dir
+    from fltheory.atomic import STATUS_RUNNING, prepare_result_dir, write_manifest
+    from fltheory.experiments.grid import CACHE_DIR
     from fltheory.experiments.runner import (
         owned_files,
         preflight,
@@ -147,9 +148,17 @@ def reproduce_command(
     experiment = get(experiment_id)
     preflight(experiment.id, setup=setup, mode=mode, seeds=seeds)
     target = out if out is not None else _default_out(experiment.id, setup, mode)
-    directory = prepare_result_dir(target, overwrite=overwrite, owned=owned_files(experiment))
+    directory = prepare_result_dir(
+        target, overwrite=overwrite, owned=owned_files(experiment), keep=(CACHE_DIR,)
+    )
+    # Unfinished until the verdict is written: a crash leaves a result --overwrite accepts,
+    # and the grid searches cached so far (keyed by their config hash) are reused by it.
+    write_manifest(directory, [], status=STATUS_RUNNING)
+    cache = directory / CACHE_DIR
     if json_out:
-        rep = run_experiment(experiment.id, setup=setup, mode=mode, seeds=seeds, device=device)
+        rep = run_experiment(
+            experiment.id, setup=setup, mode=mode, seeds=seeds, device=device, cache_dir=cache
+        )
     else:
         bar = Progress(
             TextColumn("{task.description}"),
@@ -168,7 +177,13 @@ def reproduce_command(
 
         with bar:
             rep = run_experiment(
-                experiment.id, setup=setup, mode=mode, seeds=seeds, device=device, progress=advance
+                experiment.id,
+                setup=setup,
+                mode=mode,
+                seeds=seeds,
+                device=device,
+                progress=advance,
+                cache_dir=cache,
             )
     files = write_reproduction(rep, directory)
     if json_out:

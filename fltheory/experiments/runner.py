@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.experiments.grid import CACHE_DIR, caching
 from fltheory.experiments.judges import decide, exclusion_by_group, participation
 from fltheory.experiments.model import MODES, Experiment, Measurements, Panel, get
 from fltheory.jsonable import to_jsonable
@@ -146,6 +147,13 @@ def panel_rows(panel: Panel, m: Measurements) -> list[list[Any]]:
             for t, k in np.ndindex(state.shape):
                 rows.append([label, k, t + 1, int(state[t, k])])
         return rows
+    if panel.kind == "grid":
+        rows = [["algorithm", "lr", "server_lr", "acc_end_mean", "acc_end_sd", "repetitions"]]
+        for label, acc in m.accuracy.items():
+            if "|" in label:
+                end = acc[:, -1]
+                rows.append([*label.split("|"), f"{end.mean():.6f}", f"{end.std():.6f}", end.size])
+        return rows
     if panel.kind == "group_shares":
         rows = [["algorithm", "group", "share", "alpha_share"]]
         if m.alpha is None:
@@ -167,7 +175,26 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
     fig = Figure(figsize=(7.5, 4.5), layout="constrained")
     ax = fig.subplots()
     header, body = rows[0], rows[1:]
-    if panel.kind == "raster":
+    if panel.kind == "grid" and body:
+        fig.clear()
+        algorithms = list(dict.fromkeys(r[0] for r in body))
+        axes = np.atleast_1d(fig.subplots(1, len(algorithms)))
+        for sub, alg in zip(axes, algorithms, strict=True):
+            points = [r for r in body if r[0] == alg]
+            lrs = sorted({float(r[1]) for r in points}, reverse=True)
+            slrs = sorted({float(r[2]) for r in points}, reverse=True)
+            image = np.full((len(lrs), len(slrs)), np.nan)
+            for r in points:
+                image[lrs.index(float(r[1])), slrs.index(float(r[2]))] = float(r[3])
+            shown = sub.imshow(image, aspect="auto", vmin=0, vmax=1, cmap="viridis")
+            sub.set_xticks(range(len(slrs)), [f"{v:g}" for v in slrs])
+            sub.set_yticks(range(len(lrs)), [f"{v:g}" for v in lrs])
+            sub.set_xlabel("server lr η̄")
+            sub.set_ylabel("local lr η")
+            sub.set_title(alg, fontsize=8)
+        fig.colorbar(shown, ax=list(axes), label="acc_end (tuning draws)")
+        fig.suptitle(title, fontsize=9)
+    elif panel.kind == "raster":
         fig.clear()
         labels = list(dict.fromkeys(r[0] for r in body)) or ["(no CA-Fed run)"]
         axes = np.atleast_1d(fig.subplots(1, len(labels)))
@@ -209,7 +236,7 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
             ax.scatter(x, [alpha[g] for g in groups], marker="_", s=600, c="k", label="α share")
         ax.set_xticks(x, [g.replace(", ", ",\n") for g in groups], fontsize=8)
         ax.set_ylabel(header[2].replace("_", " "))
-    if panel.kind != "raster":
+    if panel.kind != "raster" and not (panel.kind == "grid" and body):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
         ax.set_title(title, fontsize=9)
@@ -264,9 +291,12 @@ def run_experiment(
     seeds: int | None = None,
     device: str | None = "cpu",
     progress: Progress | None = None,
+    cache_dir: Path | None = None,
 ) -> Reproduction:
     """Run ``experiment_id`` under ``setup`` in ``mode`` and judge it (``tests/experiments``
     run ``cafed:fig1b`` end to end; a setup the simulator cannot run yet is refused first).
+    Grid searches the setup runs are cached in ``cache_dir`` (:mod:`fltheory.experiments.grid`)
+    and summarised in the record's ``grid``.
 
     >>> run_experiment("cafed:fig1a", setup="authors")
     Traceback (most recent call last):
@@ -281,19 +311,20 @@ def run_experiment(
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
     start = time.perf_counter()
     config: Any
-    if mode in spec.measure:
-        config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
-        m = spec.measure[mode](n_seeds)
-    else:
-        config = spec.configs[mode]()
-        sweep = config if isinstance(config, list) else [("", config)]
-        parts = []
-        for tag, tables in sweep:
-            report = simulate(
-                tables, seeds=n_seeds, device=device, threads=1, progress=_tagged(progress, tag)
-            )
-            parts.append((tag, measurements_of(report)))
-        m = merge(parts) if isinstance(config, list) else parts[0][1]
+    with caching(cache_dir, device) as searches:
+        if mode in spec.measure:
+            config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
+            m = spec.measure[mode](n_seeds)
+        else:
+            config = spec.configs[mode]()
+            sweep = config if isinstance(config, list) else [("", config)]
+            parts = []
+            for tag, tables in sweep:
+                report = simulate(
+                    tables, seeds=n_seeds, device=device, threads=1, progress=_tagged(progress, tag)
+                )
+                parts.append((tag, measurements_of(report)))
+            m = merge(parts) if isinstance(config, list) else parts[0][1]
     seconds = time.perf_counter() - start
     assert experiment.judge is not None  # check_runnable refused it otherwise
     checks = experiment.judge(m, mode)
@@ -313,6 +344,8 @@ def run_experiment(
         "config": config,
         "level": "one-sided 80 %, direction only" if mode == "quick" else "95 %",
     }
+    if searches:
+        record["grid"] = [g.summary() for g in searches]
     tables = {p.name: panel_rows(p, m) for p in experiment.panels}
     return Reproduction(experiment, to_jsonable(record), m, tables, seconds)
 
@@ -349,6 +382,13 @@ def summary_markdown(record: dict[str, Any]) -> str:
             f"| {c['claim']} | {_fmt(c['paper'])} | {_fmt(c['measured'])} | {ci} | {holds} "
             f"| {c['role']} |"
         )
+    for search in record.get("grid", []):
+        chosen = ", ".join(f"{a} {lr:g}/{slr:g}" for a, (lr, slr) in search["selected"].items())
+        lines += [
+            "",
+            f"Grid search `{search['purpose']}` (η/η̄ by {search['criterion']} on tuning draws "
+            f"of seed {search['tuning_seed']}, {search['repetitions']} repetitions): {chosen}.",
+        ]
     lines += ["", "## Paper's numbers", ""]
     for n in record["paper"]["numbers"]:
         value = "lost in extraction" if n["value"] is None else f"{n['value']:g} {n['unit']}"
@@ -361,7 +401,7 @@ def summary_markdown(record: dict[str, Any]) -> str:
 def owned_files(experiment: Experiment) -> tuple[str, ...]:
     """Every file a reproduction of ``experiment`` writes (for the result-directory checks)."""
     panels = [f"{p.name}.{ext}" for p in experiment.panels for ext in ("csv", "png")]
-    return (VERDICT_FILE, SUMMARY_FILE, *panels)
+    return (VERDICT_FILE, SUMMARY_FILE, CACHE_DIR, *panels)
 
 
 def write_reproduction(rep: Reproduction, out: Path) -> list[Path]:

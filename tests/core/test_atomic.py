@@ -70,6 +70,15 @@ def test_complete_results_need_overwrite_or_resume(tmp_path):
     assert sorted(os.listdir(out)) == []
 
 
+def test_overwrite_keeps_the_named_caches(tmp_path):
+    out = tmp_path / "run"
+    _complete_result(out)
+    (out / "grid").mkdir()
+    (out / "grid" / "abc.json").write_text("{}")
+    prepare_result_dir(out, overwrite=True, owned=("summary.json", "grid"), keep=("grid",))
+    assert sorted(os.listdir(out)) == ["grid"] and (out / "grid" / "abc.json").is_file()
+
+
 def test_unfinished_runs_need_resume_or_overwrite(tmp_path):
     out = tmp_path / "run"
     prepare_result_dir(out)

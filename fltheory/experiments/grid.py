@@ -1,0 +1,305 @@
+"""Seeded learning-rate grid search (CA-Fed ToN App. G1-B(c), Table II).
+
+The paper: "For each method and task, we performed a grid search to determine the optimal
+learning rates η and η̄" over η ∈ {2, 1, 0.3, 0.1, 0.03, 0.01} and η̄ ∈ {5, 4, 3, 2, 1, 0.3, 0.1}
+(MNIST, CIFAR-10), η̄ ∈ {8, ..., 1} (Synthetic LEAF) (P2:1584). It does not say on which metric.
+
+Selection criterion used here: the final test accuracy acc_end (mean over the last 5 % of the
+evaluations, as :meth:`~fltheory.experiments.model.Measurements.final`), averaged over tuning
+repetitions, on **tuning draws**: a data set and availability traces drawn from a master seed
+derived from (seed, "grid/<purpose>") and never used by the evaluated runs. With respect to the
+evaluation this is a held-out validation metric (Table II's rates are "the learning rates
+corresponding to the results in Figure 1", which plots test accuracy). A diverged point scores
+−∞; ties go to the first pair in grid order.
+
+* :func:`grid_search` is pure: ``evaluate(points, tuning_seed, repetitions)`` gives the
+  per-repetition scores of every point, and the search returns a :class:`GridResult`;
+* :class:`SimulatorObjective` evaluates every point of the grid in one comparison (data and
+  availability trace drawn once, each point batched over repetitions);
+* :func:`cached_grid_search` keeps results in ``<run directory>/grid/<config hash>.json`` (the
+  directory set by :func:`caching`), so a re-run reuses them.
+
+>>> grid = Grid((1.0, 0.1), (2.0, 1.0))
+>>> planted = lambda points, seed, reps: {p: np.full(reps, -abs(p.lr - 0.1) - p.server_lr)
+...                                      for p in points}
+>>> grid_search(planted, ("a",), grid, seed=0, purpose="doc", repetitions=2).selected()
+{'a': (0.1, 1.0)}
+"""
+
+import contextlib
+import json
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fltheory.rng import generator
+
+Pair = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Local rates η × server rates η̄, in the paper's order.
+
+    >>> Grid((2.0, 0.01), (8.0, 1.0)).pairs()
+    [(2.0, 8.0), (2.0, 1.0), (0.01, 8.0), (0.01, 1.0)]
+    """
+
+    local: tuple[float, ...]
+    server: tuple[float, ...]
+
+    def pairs(self) -> list[Pair]:
+        return [(lr, slr) for lr in self.local for slr in self.server]
+
+    def corners(self) -> "Grid":
+        """The four corners (quick mode).
+
+        >>> APPENDIX_G["synthetic"].corners()
+        Grid(local=(2.0, 0.01), server=(8.0, 1.0))
+        """
+        return Grid((self.local[0], self.local[-1]), (self.server[0], self.server[-1]))
+
+
+#: App. G1-B(c) grids (P2:1584), per data set.
+APPENDIX_G: dict[str, Grid] = {
+    "synthetic": Grid((2.0, 1.0, 0.3, 0.1, 0.03, 0.01), (8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0)),
+    "mnist": Grid((2.0, 1.0, 0.3, 0.1, 0.03, 0.01), (5.0, 4.0, 3.0, 2.0, 1.0, 0.3, 0.1)),
+    "cifar10": Grid((2.0, 1.0, 0.3, 0.1, 0.03, 0.01), (5.0, 4.0, 3.0, 2.0, 1.0, 0.3, 0.1)),
+}
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """One algorithm at one rate pair; ``label`` is how runs and caches name it."""
+
+    algorithm: str
+    lr: float
+    server_lr: float
+
+    @property
+    def label(self) -> str:
+        return f"{self.algorithm}|{self.lr:g}|{self.server_lr:g}"
+
+
+#: evaluate(points, tuning seed, repetitions) -> per-repetition scores (higher is better).
+Evaluate = Callable[[list[GridPoint], int, int], Mapping[GridPoint, np.ndarray]]
+
+
+def tuning_seed(seed: int, purpose: str) -> int:
+    """The master seed of the tuning draws: from the stream (seed, "grid/<purpose>"), never
+    ``seed`` itself (so tuning and evaluation never share data or traces).
+
+    >>> tuning_seed(0, "x") == tuning_seed(0, "x") != tuning_seed(1, "x")
+    True
+    """
+    rng = generator(seed, f"grid/{purpose}")
+    while True:
+        value = int(rng.integers(1, 2**31 - 1))
+        if value != seed:
+            return value
+
+
+def select(scores: Mapping[Pair, np.ndarray]) -> Pair:
+    """The pair of highest mean score (NaN: −∞; ties: the first in order).
+
+    >>> select({(1.0, 1.0): np.array([0.5, np.nan]), (0.1, 1.0): np.array([0.4, 0.4])})
+    (0.1, 1.0)
+    """
+    means = [_mean(v) for v in scores.values()]
+    return list(scores)[int(np.argmax(means))]
+
+
+def _mean(values: np.ndarray) -> float:
+    v = np.asarray(values, dtype=float)
+    return float(v.mean()) if v.size and np.isfinite(v).all() else -math.inf
+
+
+@dataclass(frozen=True, eq=False)
+class GridResult:
+    """Scores of every (algorithm, η, η̄) over the tuning repetitions, and the selection."""
+
+    purpose: str
+    tuning_seed: int
+    repetitions: int
+    criterion: str
+    scores: dict[str, dict[Pair, np.ndarray]] = field(default_factory=dict)
+    key: str = ""
+
+    def selected(self) -> dict[str, Pair]:
+        return {alg: select(table) for alg, table in self.scores.items()}
+
+    def summary(self) -> dict[str, Any]:
+        """What a verdict records: the search's identity and its selection."""
+        return {
+            "purpose": self.purpose,
+            "tuning_seed": self.tuning_seed,
+            "repetitions": self.repetitions,
+            "criterion": self.criterion,
+            "key": self.key,
+            "selected": {a: list(p) for a, p in self.selected().items()},
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.summary(),
+            "scores": [
+                {"algorithm": a, "lr": p[0], "server_lr": p[1], "scores": _finite(v)}
+                for a, table in self.scores.items()
+                for p, v in table.items()
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "GridResult":
+        scores: dict[str, dict[Pair, np.ndarray]] = {}
+        for row in data["scores"]:
+            values = np.array([np.nan if s is None else s for s in row["scores"]], dtype=float)
+            scores.setdefault(row["algorithm"], {})[(row["lr"], row["server_lr"])] = values
+        return cls(
+            data["purpose"],
+            data["tuning_seed"],
+            data["repetitions"],
+            data["criterion"],
+            scores,
+            data["key"],
+        )
+
+
+def _finite(values: np.ndarray) -> list[float | None]:
+    return [float(x) if np.isfinite(x) else None for x in np.asarray(values, dtype=float)]
+
+
+def grid_search(
+    evaluate: Evaluate,
+    algorithms: Sequence[str],
+    grid: Grid,
+    *,
+    seed: int,
+    purpose: str,
+    repetitions: int,
+    extra: Sequence[Pair] = (),
+    criterion: str = "acc_end",
+) -> GridResult:
+    """Evaluate every algorithm at every pair of ``grid`` (and the ``extra`` pairs) on the
+    tuning draws of (``seed``, "grid/<purpose>"), in one call to ``evaluate``."""
+    pairs = list(dict.fromkeys([*grid.pairs(), *extra]))
+    points = [GridPoint(a, lr, slr) for a in algorithms for lr, slr in pairs]
+    tune = tuning_seed(seed, purpose)
+    found = evaluate(points, tune, repetitions)
+    scores = {a: {(p.lr, p.server_lr): np.asarray(found[p], dtype=float)
+                  for p in points if p.algorithm == a} for a in algorithms}  # fmt: skip
+    return GridResult(purpose, tune, repetitions, criterion, scores)
+
+
+_CACHE: ContextVar[Path | None] = ContextVar("grid_cache", default=None)
+_DEVICE: ContextVar[str] = ContextVar("grid_device", default="cpu")
+_DONE: ContextVar[list[GridResult] | None] = ContextVar("grid_done", default=None)
+#: The sub-folder of a run directory holding the grid caches.
+CACHE_DIR = "grid"
+
+
+@contextlib.contextmanager
+def caching(directory: Path | None, device: str | None = None) -> Iterator[list[GridResult]]:
+    """Within the block, :func:`cached_grid_search` reads and writes ``directory`` (None: no
+    cache) and :class:`SimulatorObjective` runs on ``device`` (None: cpu); yields the list of
+    the searches done (for the verdict record)."""
+    done: list[GridResult] = []
+    tokens = (_CACHE.set(directory), _DEVICE.set(device or "cpu"), _DONE.set(done))
+    try:
+        yield done
+    finally:
+        _CACHE.reset(tokens[0])
+        _DEVICE.reset(tokens[1])
+        _DONE.reset(tokens[2])
+
+
+def cached_grid_search(
+    objective: "SimulatorObjective",
+    algorithms: Sequence[str],
+    grid: Grid,
+    *,
+    seed: int,
+    purpose: str,
+    repetitions: int,
+    extra: Sequence[Pair] = (),
+    record: bool = True,
+) -> GridResult:
+    """:func:`grid_search` with ``objective``, cached per config hash in the :func:`caching`
+    directory (a result whose hash matches is read back instead of recomputed); ``record``:
+    list it among the searches of the run (False for a helper run such as acc(0))."""
+    from fltheory.atomic import write_atomic
+    from fltheory.provenance import config_hash
+
+    pairs = list(dict.fromkeys([*grid.pairs(), *extra]))
+    points = [GridPoint(a, lr, slr) for a in algorithms for lr, slr in pairs]
+    tables = objective.tables(points, tuning_seed(seed, purpose))
+    key = config_hash(
+        {
+            "tables": tables,
+            "repetitions": repetitions,
+            "criterion": "acc_end",
+            "device": _DEVICE.get(),
+        }
+    )
+    directory = _CACHE.get()
+    path = None if directory is None else directory / f"{key[:16]}.json"
+    if path is not None and path.is_file():
+        result = GridResult.from_dict(json.loads(path.read_text()))
+    else:
+        result = grid_search(
+            objective,
+            algorithms,
+            grid,
+            seed=seed,
+            purpose=purpose,
+            repetitions=repetitions,
+            extra=extra,
+        )
+        result = GridResult(
+            result.purpose, result.tuning_seed, repetitions, result.criterion, result.scores, key
+        )
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
+    done = _DONE.get()
+    if done is not None and record:
+        done.append(result)
+    return result
+
+
+@dataclass(frozen=True)
+class SimulatorObjective:
+    """Scores grid points with the simulator: ``base`` is an ``fltheory simulate`` table whose
+    algorithms (by name) are repeated at every point; all points share one comparison (data and
+    availability trace drawn once from the tuning seed, each point batched over repetitions)."""
+
+    base: Mapping[str, Any]
+
+    def tables(self, points: Sequence[GridPoint], seed: int) -> dict[str, Any]:
+        by_name = {a["name"]: a for a in self.base["algorithms"]}
+        algorithms = [
+            {**by_name[p.algorithm], "lr": p.lr, "server_lr": p.server_lr, "label": p.label}
+            for p in points
+        ]
+        return {**self.base, "seed": seed, "algorithms": algorithms}
+
+    def __call__(
+        self, points: list[GridPoint], seed: int, repetitions: int
+    ) -> dict[GridPoint, np.ndarray]:
+        from fltheory.api.simulation import simulate
+        from fltheory.experiments.model import Measurements
+
+        tables = self.tables(points, seed)
+        report = simulate(tables, seeds=repetitions, device=_DEVICE.get(), threads=1)
+        by_label = {r.label: r for r in report.runs}
+        out = {}
+        for p in points:
+            run = by_label[p.label]
+            m = Measurements(np.asarray(run.eval_rounds), {p.label: np.asarray(run.accuracy)})
+            out[p] = m.final(p.label)
+        return out
