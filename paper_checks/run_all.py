@@ -22,7 +22,7 @@ from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS
 from fltheory.claims.claim import PAPERS
 from fltheory.claims.errata import update_readme
-from fltheory.claims.run import CheckReport, check
+from fltheory.claims.run import CheckReport, check, unexpected_verdicts
 from fltheory.jsonable import to_jsonable
 from fltheory.provenance import provenance
 
@@ -44,9 +44,7 @@ def run(papers: list[str], seed: int) -> tuple[dict[str, Any], list[str]]:
             "verdicts": report.summary["verdicts"],
         }
         print(f"{paper}: {per_paper[paper]}", file=sys.stderr, flush=True)
-        for claim, verdict in zip(claims, report.verdicts, strict=True):
-            if claim.expected is not None and verdict.verdict != claim.expected:
-                unexpected.append(f"{claim.id}: expected {claim.expected}, got {verdict.verdict}")
+        unexpected += unexpected_verdicts(claims, report.verdicts)
         verdicts.extend(report.verdicts)
     merged = CheckReport(verdicts, "default", None, seed, time.perf_counter() - start)
     result = to_jsonable(merged.to_dict())

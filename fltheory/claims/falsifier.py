@@ -24,7 +24,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
-import scipy.optimize
 
 from fltheory.claims.claim import Claim, jsonable_instance
 from fltheory.claims.space import Instance, Integer, Real, Simplex
@@ -130,6 +129,8 @@ def _sample(search: _Search, rng: np.random.Generator, count: int) -> None:
 
 
 def _descend(search: _Search, count: int) -> None:
+    import scipy.optimize  # only a search needs it, not listing the claims
+
     space = search.claim.space
     assert space is not None
     starts: list[Instance] = []

@@ -59,6 +59,39 @@ class CheckReport:
         """``{"claims": [...], "summary": {...}}`` — the JSON of ``fltheory check``."""
         return {"claims": [v.to_dict() for v in self.verdicts], "summary": self.summary}
 
+    def text_table(self) -> str:
+        """One plain-text line per claim (id, verdict, worst margin, evaluations, seconds,
+        evaluations per second) and the total, for logs and test output."""
+        width = max((len(v.id) for v in self.verdicts), default=2)
+        lines = [f"{'id':{width}s} {'verdict':15s} {'worst':>11s} {'evals':>6s} {'s':>6s} ev/s"]
+        for v in self.verdicts:
+            worst = "" if v.worst_margin is None else f"{v.worst_margin:.3g}"
+            rate = "" if v.evals_per_second is None else f"{v.evals_per_second:.0f}"
+            lines.append(
+                f"{v.id:{width}s} {v.verdict:15s} {worst:>11s} {v.evaluations:6d} "
+                f"{v.seconds:6.1f} {rate}"
+            )
+        lines.append(f"total {self.seconds:.1f} s")
+        return "\n".join(lines)
+
+
+def unexpected_verdicts(claims: Sequence[Claim], verdicts: Sequence[Verdict]) -> list[str]:
+    """``"id: expected X, got Y (message)"`` for each executable claim whose verdict is not the
+    one it declares.
+
+    >>> from fltheory.claims.claim import Claim, Source
+    >>> from fltheory.claims.space import Real, Space
+    >>> c = Claim("fedar:demo", Source("fedar", "§0", "demo"), "x ≥ 0.5",
+    ...           Space([Real("x", 0.0, 1.0)]), margin=lambda i: i["x"] - 0.5, expected="holds")
+    >>> unexpected_verdicts([c], check([c], budget=50).verdicts)
+    ['fedar:demo: expected holds, got refuted (...)']
+    """
+    return [
+        f"{c.id}: expected {c.expected}, got {v.verdict} ({v.message})"
+        for c, v in zip(claims, verdicts, strict=True)
+        if c.executable and c.expected is not None and v.verdict != c.expected
+    ]
+
 
 def check(
     claims: Sequence[Claim] | None = None,

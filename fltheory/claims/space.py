@@ -13,13 +13,17 @@ visit a space, one per phase of the falsifier (:mod:`fltheory.claims.falsifier`)
   ``target()`` and shrink a counterexample to a small one.
 """
 
+from __future__ import annotations
+
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from hypothesis import strategies as st
+
+if TYPE_CHECKING:  # hypothesis loads only when a search asks for a strategy
+    from hypothesis import strategies as st
 
 Instance = dict[str, Any]
 Bound = float | Callable[[Instance], Any]
@@ -126,6 +130,8 @@ class Real:
         return float(value) if n is None else value
 
     def strategy(self, inst: Instance) -> st.SearchStrategy[Any]:
+        from hypothesis import strategies as st
+
         n = _length(self.size, inst)
         lo, hi = self._ends(inst, n)
         if n is None:
@@ -135,6 +141,8 @@ class Real:
         ).map(np.array)
 
     def _scalar(self, lo: float, hi: float) -> st.SearchStrategy[float]:
+        from hypothesis import strategies as st
+
         if not hi > lo:
             return st.just(lo)
         return st.floats(
@@ -169,6 +177,8 @@ class Integer:
         return int(rng.integers(self.low, self.high + 1))
 
     def strategy(self, inst: Instance) -> st.SearchStrategy[int]:
+        from hypothesis import strategies as st
+
         return st.integers(self.low, self.high)
 
 
@@ -200,6 +210,8 @@ class Simplex:
         return w / w.sum()
 
     def strategy(self, inst: Instance) -> st.SearchStrategy[np.ndarray]:
+        from hypothesis import strategies as st
+
         n = _length(self.size, inst)
         assert n is not None
         raw = st.lists(st.floats(1e-6, 1.0, allow_nan=False), min_size=n, max_size=n)
@@ -308,6 +320,7 @@ class Space:
         ...     assert len(inst["w"]) == inst["n"] and abs(inst["w"].sum() - 1.0) < 1e-12
         >>> test_weights_sum_to_one()
         """
+        from hypothesis import strategies as st
 
         @st.composite
         def draw(data: st.DrawFn) -> Instance:

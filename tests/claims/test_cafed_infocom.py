@@ -3,13 +3,13 @@ minimisers, Appendix D's convexity, Fig. 1's exclusions, the aliases, the fast f
 and (slow) every claim at its default budget."""
 
 import math
-import time
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS, falsify
+from fltheory.claims.run import check, unexpected_verdicts
 
 A = np.array
 CLAIMS_HERE = CLAIMS.select(paper="cafed-infocom")
@@ -91,17 +91,7 @@ def test_fast_verdict(c):
 
 @pytest.mark.slow
 def test_default_budgets_reach_the_expected_verdicts():
-    rows, failures, start = [], [], time.perf_counter()
-    for c in CLAIMS_HERE:
-        v = falsify(c, seed=0)
-        rows.append(v)
-        if c.executable and v.verdict != c.expected:
-            failures.append((c.id, v.verdict, v.message))
-    print(f"\n{'id':40s} {'verdict':15s} {'worst':>11s} {'evals':>6s} {'s':>6s} {'ev/s':>8s}")
-    for v in rows:
-        worst = "" if v.worst_margin is None else f"{v.worst_margin:.3g}"
-        rate = "" if v.evals_per_second is None else f"{v.evals_per_second:.0f}"
-        print(f"{v.id:40s} {v.verdict:15s} {worst:>11s} {v.evaluations:6d} {v.seconds:6.1f} "
-              f"{rate:>8s}")  # fmt: skip
-    print(f"total {time.perf_counter() - start:.1f} s")
+    report = check(CLAIMS_HERE, seed=0)
+    print("\n" + report.text_table())
+    failures = unexpected_verdicts(CLAIMS_HERE, report.verdicts)
     assert not failures, failures

@@ -2,7 +2,6 @@
 hand-checked margins, the fast falsifier verdicts, and (slow) every claim at its default budget."""
 
 import math
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -13,6 +12,7 @@ from fltheory.claims.papers import _fedpbc_common as FC
 from fltheory.claims.papers import fedpbc as F
 from fltheory.claims.papers import fedpbc_lemmas as FL
 from fltheory.claims.papers import fedpbc_theorem1 as FT
+from fltheory.claims.run import check, unexpected_verdicts
 from fltheory.errors import NumericalError
 from fltheory.limits.fedpbc import mixing_rho
 from fltheory.rng import generator
@@ -375,19 +375,9 @@ def test_fast_verdict(c):
 
 @pytest.mark.slow
 def test_default_budgets_reach_the_expected_verdicts():
-    rows, failures, start = [], [], time.perf_counter()
-    for c in CLAIMS_HERE:
-        v = falsify(c, seed=0)
-        rows.append(v)
-        if c.executable and v.verdict != c.expected:
-            failures.append((c.id, v.verdict, v.message))
-    print(f"\n{'id':36s} {'verdict':15s} {'worst':>11s} {'evals':>6s} {'s':>6s} {'ev/s':>8s}")
-    for v in rows:
-        worst = "" if v.worst_margin is None else f"{v.worst_margin:.3g}"
-        rate = "" if v.evals_per_second is None else f"{v.evals_per_second:.0f}"
-        print(f"{v.id:36s} {v.verdict:15s} {worst:>11s} {v.evaluations:6d} {v.seconds:6.1f} "
-              f"{rate:>8s}")  # fmt: skip
-    print(f"total {time.perf_counter() - start:.1f} s")
+    report = check(CLAIMS_HERE, seed=0)
+    print("\n" + report.text_table())
+    failures = unexpected_verdicts(CLAIMS_HERE, report.verdicts)
     assert not failures, failures
 
 
