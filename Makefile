@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-all lint format bench clean
+.PHONY: venv demo test test-all lint format bench clean test-flower
 
 venv: $(STAMP)
 
@@ -46,5 +46,19 @@ test-all: lint
 bench: venv
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
+# Flower strategies (fltheory.flower): their own environment with the `flower` extra (Flower 1.41
+# with its Ray simulation engine, ~0.5 GB on top of torch), then the tests marked `flower`.
+FLOWER_VENV := .venv-flower
+FLOWER_STAMP := $(FLOWER_VENV)/.installed
+
+$(FLOWER_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(FLOWER_VENV)
+	$(FLOWER_VENV)/bin/pip install --quiet "torch==2.13.0" || $(FLOWER_VENV)/bin/pip install --quiet "torch>=2.2"
+	$(FLOWER_VENV)/bin/pip install --quiet -e ".[flower]"
+	touch $(FLOWER_STAMP)
+
+test-flower: $(FLOWER_STAMP)
+	$(TEST_ENV) $(FLOWER_VENV)/bin/python -m pytest -q -m flower tests/flower
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) $(FLOWER_VENV) .pytest_cache .hypothesis .ruff_cache

@@ -7,6 +7,7 @@ docstring exists must contain a ``>>>`` example; the examples themselves run as 
 """
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 from functools import cached_property
@@ -36,10 +37,17 @@ CURATED = (
 )
 
 
+#: Packages of an optional extra, walked only where their dependency is installed.
+OPTIONAL = {"fltheory.flower": "flwr"}
+
+
 def _packages() -> list[str]:
-    """Every package of fltheory outside the CLI."""
+    """Every package of fltheory outside the CLI (and optional extras not installed)."""
     found = ["fltheory"]
     for info in pkgutil.walk_packages([str(ROOT)], prefix="fltheory."):
+        needs = OPTIONAL.get(info.name)
+        if needs is not None and importlib.util.find_spec(needs) is None:
+            continue
         if info.ispkg and not info.name.startswith("fltheory.cli"):
             found.append(info.name)
     return found

@@ -196,7 +196,7 @@ class FltheoryStrategy(Strategy):
         losses = None
         if self.algorithm.needs_losses:
             losses = np.full(self.n_clients, np.nan)
-            asked = [nodes[k] for k in np.flatnonzero(mask)]
+            asked = [nodes[k] for k in np.flatnonzero(mask).tolist()]
             replies = self._ask(grid, asked, "loss", arrays)
             for k, reply in replies.items():
                 losses[k] = float(reply.content["metrics"]["loss"])  # type: ignore[arg-type]
