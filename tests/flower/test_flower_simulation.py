@@ -112,3 +112,20 @@ def test_the_rules_differ_on_this_trace(flower_runs):
     finals = [flower_runs[name][0] for name in ("fedavg", "unbiased", "ca_fed", "fedpbc")]
     gaps = [np.abs(a - b).max() for i, a in enumerate(finals) for b in finals[i + 1 :]]
     assert min(gaps) > 1e-3
+
+
+def test_the_readme_example_is_the_shipped_one_and_runs():
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    example = root / "examples" / "flower_cafed.py"
+    blocks = re.findall(r"^```py\n(.*?)^```", (root / "README.md").read_text(), re.S | re.M)
+    assert example.read_text() in blocks
+    run = subprocess.run(
+        [sys.executable, str(example)], capture_output=True, text=True, timeout=600, cwd=root
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "final model:" in run.stdout
