@@ -16,6 +16,8 @@
 * :mod:`~fltheory.sim.engine` — the vectorised engine (seeds × clients as batch dimensions);
   :mod:`~fltheory.sim.reference` — the plain per-client loop it is tested against, running each
   algorithm's twin (:mod:`~fltheory.sim.twins`).
+* :mod:`~fltheory.sim.deployment` — one federation round by round with the same rules (the
+  server side of a real deployment; :mod:`fltheory.flower` wraps it as Flower strategies).
 * :mod:`~fltheory.sim.compare`, :mod:`~fltheory.sim.config`, :mod:`~fltheory.sim.results` —
   comparisons on one shared trace, TOML configs and their runs, output files;
   :mod:`~fltheory.sim.rundir`, :mod:`~fltheory.sim.checkpoint` — crash-safe result directories

@@ -28,8 +28,9 @@ def trace() -> np.ndarray:
     return out
 
 
-def engine_final(alg, estimator: str) -> np.ndarray:
-    """fltheory's vectorised engine on the same problem and trace: w_T."""
-    setup = Setup(problem(), TraceReplay(trace()), SimSettings(T, STEPS), seed=0, reps=1)
+def engine_final(alg, estimator: str, availability: np.ndarray | None = None) -> np.ndarray:
+    """fltheory's vectorised engine on the same problem and trace (default :func:`trace`): w_T."""
+    process = TraceReplay(trace() if availability is None else availability)
+    setup = Setup(problem(), process, SimSettings(T, STEPS), seed=0, reps=1)
     spec = AlgorithmSpec(alg.name, alg, SCHEDULE, SERVER, estimator)
     return setup.run(spec).final_w[0]

@@ -92,6 +92,12 @@ def flower_runs() -> dict[str, tuple[np.ndarray, float]]:
             result = strategy.start(grid, ArrayRecord([np.zeros(D)]), num_rounds=T)
             seconds = (time.perf_counter() - start) / T
             out[name] = (result.arrays.to_numpy_ndarrays()[0], seconds)
+        # no driver: every node is asked and A_t is who answers (here: everyone, every round)
+        observed = ff.UnbiasedStrategy(
+            alpha=pb.alpha, schedule=SCHEDULE, local_steps=STEPS, server=SERVER, run="observed"
+        )
+        result = observed.start(grid, ArrayRecord([np.zeros(D)]), num_rounds=T)
+        out["observed"] = (result.arrays.to_numpy_ndarrays()[0], 0.0)
 
     run_simulation(app, ff.problem_client_app(pb), num_supernodes=N, backend_config=BACKEND)
     return out
@@ -105,6 +111,13 @@ def test_flower_ends_on_the_engine_model(flower_runs, name):
     assert flower.dtype == np.float64
     assert np.abs(engine).max() > 0.1  # the model moved away from w0 = 0
     np.testing.assert_allclose(flower, engine, rtol=0, atol=1e-10)
+
+
+def test_without_a_driver_the_clients_that_answer_are_the_active_set(flower_runs):
+    # π̂ is then estimated from rounds where everyone answered: the engine on an all-ones trace
+    engine = engine_final(Unbiased(), "bayesian", np.ones((T, N), dtype=bool))
+    np.testing.assert_allclose(flower_runs["observed"][0], engine, rtol=0, atol=1e-10)
+    assert np.abs(engine - engine_final(Unbiased(), "bayesian")).max() > 1e-3
 
 
 def test_the_rules_differ_on_this_trace(flower_runs):
