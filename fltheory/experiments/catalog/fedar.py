@@ -38,7 +38,7 @@ from fltheory.experiments.model import (
 )
 from fltheory.experiments.stats import holm, paired_difference, trend
 
-AR_PAPER_NEEDS = ("two_classes_balanced", "lr_decay", "fedar_cutoff_forms", "grid_search")
+AR_PAPER_NEEDS = ("two_classes_balanced", "lr_decay", "grid_search")
 CIFAR_NEEDS = ("cifar10", "scaffold", *AR_PAPER_NEEDS)
 SVHN_NEEDS = ("svhn_resnet18", "scaffold", *AR_PAPER_NEEDS)
 BASELINES = ("mifa", "fedvarp", "fedavg_is", "fedavg_sampled")
