@@ -286,7 +286,16 @@ register(
                 requires=("fedpbc_authors_script",),
             ),
         },
-        panels=(Panel("distance", "curve", "‖x − x*‖ after round 50 (theory overlaid)"),),
+        panels=(
+            Panel(
+                "distance",
+                "curve",
+                "‖x − x*‖ after round 50 (theory overlaid)",
+                xlabel="communication round t",
+                ylabel="distance to the optimum ‖x − x*‖ (mean ± sd over seeds)",
+                yscale="log",
+            ),
+        ),
         judge=fig2_judge,
         seeds={"quick": 5, "full": 5},
         notes="The panel's y values are distances; plot them on a log scale (PBC:276).",
