@@ -305,6 +305,7 @@ def test_histogram_panel_integrates_to_one_and_scales_apply():
     from matplotlib.image import imread
 
     from fltheory.experiments.catalog.pbc_ar_common import SeedMeasurements
+    from fltheory.experiments.model import Panel
     from fltheory.experiments.runner import HISTOGRAM_BINS, panel_png, panel_rows
 
     rng = np.random.default_rng(4)
