@@ -11,8 +11,7 @@ calls :meth:`MemoryAlgorithm.after_server` (FedPBC's broadcast). Memory tensors 
 (R, N, P) like everything else; the scalar rules (counters, weights) are pure numpy functions.
 """
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 import torch
@@ -21,9 +20,21 @@ from fltheory.sim.algorithms.base import Algorithm, RoundInput
 
 #: (R, N, P) tensors and (R, N) numpy arrays by name.
 Memory = dict[str, Any]
-#: local(rr, kk, theta0) → models after E local steps of clients kk (M,) of repetitions rr (M,)
-#: started from theta0 (M, P).
-LocalFn = Callable[[np.ndarray, np.ndarray, torch.Tensor], torch.Tensor]
+
+
+class LocalFn(Protocol):
+    """local(rr, kk, theta0, correction=None) → models after the round's local work of clients
+    kk (M,) of repetitions rr (M,) started from theta0 (M, P); ``correction`` (M, P) is added to
+    every local gradient (SCAFFOLD's c − c_i; only :class:`fltheory.sim.local_opt.LocalRunner`,
+    which also tells each pair's K·η through ``work(rr, kk)``, accepts one)."""
+
+    def __call__(
+        self,
+        rr: np.ndarray,
+        kk: np.ndarray,
+        theta0: torch.Tensor,
+        correction: torch.Tensor | None = None,
+    ) -> torch.Tensor: ...
 
 
 class MemoryAlgorithm(Algorithm):
