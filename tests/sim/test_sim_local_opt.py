@@ -317,3 +317,17 @@ def test_the_run_table_takes_the_authors_keys():
     for key, value in (("local_momentum", 1.0), ("init", "xavier"), ("local_epochs", -1)):
         with pytest.raises(InputError, match=key):
             build({**RAW, "run": {**RAW["run"], key: value}})
+
+
+def test_the_catalogs_authors_run_table_builds():
+    from fltheory.experiments.catalog.cafed_fig1 import fig1a_config
+    from fltheory.experiments.catalog.common import authors_run
+
+    raw = fig1a_config(5, ("ca_fed",), 5)
+    raw = {**raw, "run": authors_run(raw["run"]), "device": "cpu"}
+    raw["problem"] = {**raw["problem"], "ridge": 0.0}
+    settings = build(raw).settings
+    assert settings.optimiser == LocalOptimiser(2, 0.9, 1e-2) and settings.batch_size == 32
+    assert settings.init == "torch_default"
+    server = build(raw).specs[0].server
+    assert (server.momentum, server.weight_decay) == (0.9, 1e-2)
