@@ -28,8 +28,6 @@ import torch
 from fltheory.errors import InputError
 from fltheory.rng import generator
 
-#: Bits of the random sort keys (client-epoch segment ids go above them).
-KEY_BITS = 40
 #: Initialisations: the model's own (zeros for linear models) or PyTorch's nn.Linear default.
 INITS = ("default", "torch_default")
 
@@ -90,20 +88,21 @@ class EpochPlan:
         self.per_epoch = -(-self.counts // batch_size)
         self.steps = epochs * self.per_epoch
         # segment (k, e) holds client k's e-th order; segments are laid out client-major
-        seg_len = np.repeat(self.counts, epochs)
-        self._seg = np.repeat(np.arange(n * epochs, dtype=np.int64), seg_len)
-        self._seg_start = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).reshape(n, epochs)
+        self._seg_len = np.repeat(self.counts, epochs)
+        self._size = int(self._seg_len.sum())
+        self._seg_start = np.concatenate([[0], np.cumsum(self._seg_len)[:-1]]).reshape(n, epochs)
         self._cache: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
 
     def rep_orders(self, r: int, t: int) -> np.ndarray:
         """(L,) local sample indices of repetition r at round t: the concatenated epoch orders
-        (segment (k, e) at ``_seg_start[k, e]``), L = E·Σn_k."""
+        (segment (k, e) at ``_seg_start[k, e]``, drawn in that order), L = E·Σn_k."""
         key = (r, t)
         if key not in self._cache:
             rng = generator(self.seed, f"sim/epochs/rep{r}/round{t}")
-            keys = (self._seg << KEY_BITS) | rng.integers(0, 1 << KEY_BITS, self._seg.size)
-            order = np.argsort(keys, kind="stable")
-            self._cache[key] = order - self._seg_start.reshape(-1)[self._seg]
+            order = np.empty(self._size, dtype=np.int64)
+            for start, n in zip(self._seg_start.reshape(-1), self._seg_len, strict=True):
+                order[start : start + n] = rng.permutation(n)
+            self._cache[key] = order
             while len(self._cache) > 2 * self.reps:
                 self._cache.popitem(last=False)
         return self._cache[key]
@@ -141,26 +140,28 @@ class EpochRound:
     orders: np.ndarray
 
     def batches(self, rr: np.ndarray, kk: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
-        """(idx, valid), each (steps, M, B): the local indices of the first ``steps`` steps of
-        pairs (rr, kk) and which entries are real samples (a partial or finished step is
-        padded with the last sample of its epoch, marked invalid)."""
+        """(idx, valid), each (steps, M, B): :meth:`step` for the first ``steps`` steps."""
+        parts = [self.step(rr, kk, s) for s in range(steps)]
+        return np.stack([p[0] for p in parts]), np.stack([p[1] for p in parts])
+
+    def step(self, rr: np.ndarray, kk: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray]:
+        """(idx, valid), each (M, B): the local indices of step s of pairs (rr, kk) and which
+        entries are real samples (a partial or finished step is padded with the last sample of
+        its epoch, marked invalid)."""
         p = self.plan
-        s = np.arange(steps)[:, None, None]
-        j = np.arange(p.batch_size)[None, None, :]
-        per, n = p.per_epoch[kk][None, :, None], p.counts[kk][None, :, None]
+        per, n = p.per_epoch[kk][:, None], p.counts[kk][:, None]
         epoch = np.minimum(s // per, p.epochs - 1)
-        pos = (s % per) * p.batch_size + j
-        valid = (pos < n) & (s < p.steps[kk][None, :, None])
-        start = p._seg_start[kk[None, :, None], epoch]
-        idx = self.orders[rr[None, :, None], start + np.minimum(pos, n - 1)]
+        pos = (s % per) * p.batch_size + np.arange(p.batch_size)
+        valid = (pos < n) & (s < p.steps[kk][:, None])
+        start = p._seg_start[kk[:, None], epoch]
+        idx = self.orders[rr[:, None], start + np.minimum(pos, n - 1)]
         return idx, valid
 
     def __getitem__(self, key: tuple[np.ndarray, int, np.ndarray]) -> np.ndarray:
         """``round[rr, j, kk]``: (M, B) indices of step j of pairs (rr, kk), padded (see
         :meth:`batches`) — the engine's first-minibatch loss signal reads step 0 this way."""
         rr, j, kk = key
-        rr, kk = np.atleast_1d(rr), np.atleast_1d(kk)
-        return self.batches(rr, kk, j + 1)[0][j]
+        return self.step(np.atleast_1d(rr), np.atleast_1d(kk), j)[0]
 
 
 @dataclass(frozen=True, eq=False)
@@ -251,18 +252,21 @@ class LocalRunner:
             assert self.buffers is not None, "momentum needs the per-client buffers"
             buf = self.buffers[rr_t, kk_t].clone()
         total = int(steps_o.max()) if steps_o.size else 0
-        idx_all = valid_all = None
-        if isinstance(self.batches, EpochRound):
-            idx_np, valid_np = self.batches.batches(rr_o, kk_o, total)
-            idx_all = torch.as_tensor(idx_np, device=device)
-            valid_all = torch.as_tensor(valid_np, device=device, dtype=theta.dtype)
-        elif self.batches is not None:
+        epochs = self.batches if isinstance(self.batches, EpochRound) else None
+        idx_all = None
+        if epochs is None and self.batches is not None:
             idx_all = torch.as_tensor(self.batches[rr_o, :, kk_o], device=device).transpose(0, 1)
+        live_at = np.searchsorted(-steps_o, -np.arange(total), side="left")  # pairs with > s
         for s in range(total):
-            live = int(np.count_nonzero(steps_o > s))
+            live = int(live_at[s])
             th = theta[:live]
-            idx = None if idx_all is None else idx_all[s, :live]
-            valid = None if valid_all is None else valid_all[s, :live]
+            idx = valid = None
+            if epochs is not None:
+                idx_np, valid_np = epochs.step(rr_o[:live], kk_o[:live], s)
+                idx = torch.as_tensor(idx_np, device=device)
+                valid = torch.as_tensor(valid_np, device=device, dtype=theta.dtype)
+            elif idx_all is not None:
+                idx = idx_all[s, :live]
             g = _minibatch_grad(self.problem, th, kk_t[:live], idx, valid)
             d = sgd_direction(g, th, self.opt, None if corr is None else corr[:live])
             if buf is not None:
