@@ -17,6 +17,11 @@ server step; the server step itself and the evaluation are shared. FedPBC's clie
 evaluated as extra metrics (``RunResult.extra``); the final per-client test accuracies of the
 global model are recorded for data problems (``RunResult.client_accuracy``).
 
+With the authors' local mechanics (local epochs, local SGD momentum / weight decay: the
+``local_*`` settings) or an algorithm that corrects local gradients (SCAFFOLD), step 4 runs
+through :class:`fltheory.sim.local_opt.LocalRunner` instead of ``problem.local_sgd``; its (R, N, P)
+momentum buffers live in :attr:`EngineState.local_buf`, kept across rounds (and checkpoints).
+
 Per-client state lives in (R, N, ...) arrays owned by the algorithm; :mod:`fltheory.sim.reference`
 is the plain per-client loop the tests compare this engine against.
 """

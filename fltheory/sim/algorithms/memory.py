@@ -11,7 +11,8 @@ calls :meth:`MemoryAlgorithm.after_server` (FedPBC's broadcast). Memory tensors 
 (R, N, P) like everything else; the scalar rules (counters, weights) are pure numpy functions.
 """
 
-from typing import Any, ClassVar, Protocol
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -22,19 +23,12 @@ from fltheory.sim.algorithms.base import Algorithm, RoundInput
 Memory = dict[str, Any]
 
 
-class LocalFn(Protocol):
-    """local(rr, kk, theta0, correction=None) → models after the round's local work of clients
-    kk (M,) of repetitions rr (M,) started from theta0 (M, P); ``correction`` (M, P) is added to
-    every local gradient (SCAFFOLD's c − c_i; only :class:`fltheory.sim.local_opt.LocalRunner`,
-    which also tells each pair's K·η through ``work(rr, kk)``, accepts one)."""
-
-    def __call__(
-        self,
-        rr: np.ndarray,
-        kk: np.ndarray,
-        theta0: torch.Tensor,
-        correction: torch.Tensor | None = None,
-    ) -> torch.Tensor: ...
+#: local(rr, kk, theta0, correction=None) → models after the round's local work of clients kk (M,)
+#: of repetitions rr (M,) started from theta0 (M, P). ``correction`` (M, P) is added to every local
+#: gradient (SCAFFOLD's c − c_i): only :class:`fltheory.sim.local_opt.LocalRunner` accepts one
+#: (it also gives each pair's K·η through ``work(rr, kk)``); three-argument functions are fine for
+#: every other algorithm.
+LocalFn = Callable[..., torch.Tensor]
 
 
 class MemoryAlgorithm(Algorithm):
