@@ -174,6 +174,10 @@ class RoundServer:
         lambda2: np.ndarray | list[float] | None = None,
         prior: tuple[float, float] = (1.0, 1.0),
     ) -> None:
+        if getattr(algorithm, "corrects_gradients", False):
+            raise InputError(
+                f"{algorithm.name} corrects the clients' local gradients: not offered here"
+            )
         self.algorithm = algorithm
         self.alpha = np.asarray(alpha, dtype=float)
         n = self.alpha.size

@@ -114,6 +114,13 @@ def test_a_weighted_client_that_sent_nothing_is_an_error():
         server.finish(np.array([True, True]), {0: np.array([1.0])})
 
 
+def test_gradient_correcting_rules_are_refused():
+    from fltheory.sim.algorithms.scaffold import Scaffold
+
+    with pytest.raises(InputError, match="corrects the clients' local gradients"):
+        RoundServer(Scaffold(), [0.5, 0.5], [0.0])
+
+
 def test_an_oracle_pi_of_zero_is_refused_for_rules_that_divide_by_it():
     with pytest.raises(InputError, match="divides by the availability"):
         RoundServer(Unbiased(), [0.5, 0.5], [0.0], pi=[0.5, 0.0])
