@@ -1,14 +1,19 @@
 """``fltheory sweep``: run a grid of simulation configs × seeds into a resumable SQLite store;
 ``fltheory sweep export STORE --format csv|parquet --out FILE``: the store as one table."""
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json
+from fltheory.cli.output import emit_json
 from fltheory.errors import InputError
+
+if TYPE_CHECKING:
+    from fltheory.sweep.run import SweepReport
+    from fltheory.sweep.spec import Sweep
 
 EXPORT = "export"
 
@@ -22,7 +27,7 @@ def _export(store: Path | None, fmt: str | None, out: Path | None, json_out: boo
     if json_out:
         emit_json({"rows": rows, "out": str(out), "format": fmt})
     else:
-        console().print(f"{rows} runs written to {out}", highlight=False)
+        sys.stdout.write(f"{rows} runs written to {out}\n")
 
 
 @app.command("sweep")
@@ -62,14 +67,24 @@ def sweep_command(
         raise InputError(f"--workers must be >= 1, got {workers}")
     if executor not in ("local", "ray"):
         raise InputError(f"unknown executor '{executor}'; choose local or ray")
-    from fltheory.sweep.run import run_sweep
     from fltheory.sweep.spec import load_sweep
 
     sweep = load_sweep(target)
+    report = _run(sweep, store, executor, workers, address)
     if json_out:
-        report = run_sweep(sweep, store, executor=executor, workers=workers, address=address)
         emit_json(report.to_dict())
-        return
+    else:
+        sys.stdout.write(
+            f"{report.runs_total} runs: {report.runs_done} done now, {report.runs_skipped} "
+            f"already in {report.store}\n"
+        )
+
+
+def _run(
+    sweep: "Sweep", store: Path, executor: str, workers: int, address: str | None
+) -> "SweepReport":
+    """Run the sweep with one progress bar on stderr (runs done / total, ETA) when stderr is a
+    terminal; logs and pipes get no bar."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -81,6 +96,11 @@ def sweep_command(
         TimeRemainingColumn,
     )
 
+    from fltheory.sweep.run import run_sweep
+
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return run_sweep(sweep, store, executor=executor, workers=workers, address=address)
     bar = Progress(
         TextColumn("runs"),
         BarColumn(),
@@ -88,7 +108,7 @@ def sweep_command(
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=err,
         transient=True,
     )
     tasks: list[TaskID] = []
@@ -99,11 +119,6 @@ def sweep_command(
         bar.update(tasks[0], completed=done)
 
     with bar:
-        report = run_sweep(
+        return run_sweep(
             sweep, store, executor=executor, workers=workers, address=address, progress=advance
         )
-    console().print(
-        f"{report.runs_total} runs: {report.runs_done} done now, {report.runs_skipped} already "
-        f"in {report.store}",
-        highlight=False,
-    )

@@ -6,6 +6,7 @@ Each call is a pure function of its arguments (a config and a seed, randomness k
 seed), so the results do not depend on the executor or on the number of workers.
 """
 
+import logging
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterator, Sequence
@@ -80,11 +81,12 @@ class RayExecutor:
         except ImportError:
             raise InputError("the Ray executor needs ray: pip install 'fltheory[ray]'") from None
         self._ray = ray
+        quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
         if not ray.is_initialized():
             if address is None:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=workers, include_dashboard=False, **quiet)
             else:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, **quiet)
 
     def map_unordered(
         self, fn: Callable[..., Any], tasks: Sequence[Task]

@@ -108,7 +108,7 @@ class Store:
         values = (
             row.key,
             row.seed,
-            _dumps(row.swept),
+            json.dumps(row.swept),  # in the order of the sweep file's axes
             _dumps(row.config),
             _dumps(row.metrics),
             row.seconds,
