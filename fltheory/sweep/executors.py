@@ -46,7 +46,8 @@ class LocalExecutor:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if context.get_start_method() == "forkserver":
-            context.set_forkserver_preload(["fltheory.sweep.run"])
+            # workers fork from a server that has imported the simulator (and torch) once
+            context.set_forkserver_preload(["fltheory.sweep.run", "fltheory.sim.config"])
         self._pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
 
     def map_unordered(
@@ -81,6 +82,7 @@ class RayExecutor:
         except ImportError:
             raise InputError("the Ray executor needs ray: pip install 'fltheory[ray]'") from None
         self._ray = ray
+        self._pending: dict[Any, int] = {}
         quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
         if not ray.is_initialized():
             if address is None:
@@ -93,14 +95,19 @@ class RayExecutor:
     ) -> Iterator[tuple[int, Any]]:
         """(index, fn(*tasks[index])) in the order the Ray tasks finish."""
         remote = self._ray.remote(num_cpus=1)(fn)
-        pending = {remote.remote(*task): i for i, task in enumerate(tasks)}
+        pending = self._pending
+        pending.update({remote.remote(*task): i for i, task in enumerate(tasks)})
         while pending:
             done, _ = self._ray.wait(list(pending), num_returns=1)
             for ref in done:
                 yield pending.pop(ref), self._ray.get(ref)
 
     def close(self) -> None:
-        """Shut Ray down (a cluster joined with an address keeps running)."""
+        """Cancel the unfinished tasks and disconnect (a cluster joined by address keeps
+        running; a local Ray stops)."""
+        for ref in self._pending:
+            self._ray.cancel(ref, force=True)
+        self._pending.clear()
         self._ray.shutdown()
 
 
