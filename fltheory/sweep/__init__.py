@@ -6,3 +6,21 @@
 * :mod:`~fltheory.sweep.run` — one run (a pure worker function) and the whole sweep;
 * :mod:`~fltheory.sweep.export` — the store as a CSV or Parquet table, one row per run.
 """
+
+from fltheory.sweep.export import export
+from fltheory.sweep.run import SweepReport, run_one, run_sweep
+from fltheory.sweep.spec import Run, Sweep, load_sweep, runs
+from fltheory.sweep.store import Row, Store
+
+__all__ = [
+    "Row",
+    "Run",
+    "Store",
+    "Sweep",
+    "SweepReport",
+    "export",
+    "load_sweep",
+    "run_one",
+    "run_sweep",
+    "runs",
+]

@@ -59,7 +59,11 @@ def _timed(config: dict[str, Any], seed: int, base: str) -> tuple[dict[str, Any]
 
 @dataclass(frozen=True)
 class SweepReport:
-    """What a sweep did: ``runs_done`` finished now, ``runs_skipped`` found in the store."""
+    """What a sweep did: ``runs_done`` finished now, ``runs_skipped`` found in the store.
+
+    >>> SweepReport(8, 5, 3, "r.db").runs_total
+    8
+    """
 
     runs_total: int
     runs_done: int
@@ -67,7 +71,11 @@ class SweepReport:
     store: str
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``fltheory sweep --json`` object."""
+        """The ``fltheory sweep --json`` object.
+
+        >>> SweepReport(8, 5, 3, "r.db").to_dict()
+        {'runs_total': 8, 'runs_done': 5, 'runs_skipped': 3, 'store': 'r.db'}
+        """
         return dict(vars(self))
 
 

@@ -39,7 +39,11 @@ RESERVED = ("seed", "seeds")
 @dataclass(frozen=True)
 class Run:
     """One run of a sweep: its key, seed, swept values, raw config (axes applied, seed set)
-    and fully resolved config."""
+    and fully resolved config (see :func:`runs`).
+
+    >>> Run("k", 1, {"run.lr": 0.1}, {"seed": 1}, {"seed": 1}).seed
+    1
+    """
 
     key: str
     seed: int
@@ -50,7 +54,11 @@ class Run:
 
 @dataclass(frozen=True)
 class Sweep:
-    """A parsed sweep file (see :func:`load_sweep`)."""
+    """A parsed sweep file (see :func:`load_sweep`).
+
+    >>> Sweep(Path("s.toml"), Path("b.toml"), {}, (0,), {}).size
+    1
+    """
 
     source: Path
     base: Path

@@ -36,7 +36,11 @@ CREATE TABLE IF NOT EXISTS runs (
 
 @dataclass(frozen=True)
 class Row:
-    """A stored run."""
+    """A stored run: its key, seed, swept values, resolved config, metrics and wall time.
+
+    >>> Row("k", 0, {"run.lr": 0.1}, {}, {"fedavg/objective/final": 0.5}, 1.2).swept
+    {'run.lr': 0.1}
+    """
 
     key: str
     seed: int
@@ -96,15 +100,32 @@ class Store:
         self.close()
 
     def close(self) -> None:
-        """Close the connection (committed runs are on disk already)."""
+        """Close the connection (committed runs are on disk already).
+
+        >>> import tempfile
+        >>> Store(Path(tempfile.mkdtemp()) / "r.db").close()
+        """
         self._db.close()
 
     def keys(self) -> set[str]:
-        """The keys of the stored runs."""
+        """The keys of the stored runs.
+
+        >>> import tempfile
+        >>> with Store(Path(tempfile.mkdtemp()) / "r.db") as store:
+        ...     _ = store.add(Row("k", 0, {}, {}, {}, 0.0))
+        ...     store.keys()
+        {'k'}
+        """
         return {key for (key,) in self._db.execute("SELECT key FROM runs")}
 
     def add(self, row: Row) -> bool:
-        """Store one finished run in its own transaction; False if its key was already there."""
+        """Store one finished run in its own transaction; False if its key was already there.
+
+        >>> import tempfile
+        >>> with Store(Path(tempfile.mkdtemp()) / "r.db") as store:
+        ...     store.add(Row("k", 0, {}, {}, {}, 0.0)), store.add(Row("k", 0, {}, {}, {}, 0.0))
+        (True, False)
+        """
         values = (
             row.key,
             row.seed,
@@ -118,7 +139,14 @@ class Store:
         return cursor.rowcount == 1
 
     def rows(self) -> Iterator[Row]:
-        """Every stored run, in the order they were stored."""
+        """Every stored run, in the order they were stored.
+
+        >>> import tempfile
+        >>> with Store(Path(tempfile.mkdtemp()) / "r.db") as store:
+        ...     _ = store.add(Row("k", 3, {"run.lr": 0.1}, {}, {"m": 0.5}, 0.0))
+        ...     [(r.seed, r.metrics) for r in store.rows()]
+        [(3, {'m': 0.5})]
+        """
         query = "SELECT key, seed, swept, config, metrics, seconds FROM runs ORDER BY rowid"
         for key, seed, swept, config, metrics, seconds in self._db.execute(query):
             yield Row(
