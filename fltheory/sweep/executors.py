@@ -11,9 +11,10 @@ import multiprocessing
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from fltheory.errors import InputError
+from fltheory.errors import FLTheoryError, InputError
 
 Task = tuple[Any, ...]
 
@@ -53,14 +54,30 @@ class LocalExecutor:
     def map_unordered(
         self, fn: Callable[..., Any], tasks: Sequence[Task]
     ) -> Iterator[tuple[int, Any]]:
-        """(index, fn(*tasks[index])) in the order the calls finish."""
+        """(index, fn(*tasks[index])) in the order the calls finish.
+
+        >>> import os
+        >>> pool = LocalExecutor(1)
+        >>> list(pool.map_unordered(os._exit, [(1,)]))
+        Traceback (most recent call last):
+        ...
+        fltheory.errors.FLTheoryError: a worker process died (killed, or out of memory?)...
+        >>> pool.close()
+        """
         pending: dict[Future[Any], int] = {
             self._pool.submit(fn, *task): i for i, task in enumerate(tasks)
         }
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield pending.pop(future), future.result()
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise FLTheoryError(
+                        "a worker process died (killed, or out of memory?); the finished runs "
+                        "are stored: run the sweep again to resume"
+                    ) from None
+                yield pending.pop(future), result
 
     def close(self) -> None:
         """Drop the queued calls and stop the workers (runs in flight are lost, by design)."""
