@@ -182,3 +182,14 @@ def test_ctrl_c_stops_with_130_and_a_consistent_store(tmp_path):
     partial = stored(store)
     assert 1 <= len(partial) < len(expected)
     assert all(expected[key] == row for key, row in partial.items())
+
+
+@pytest.mark.slow
+def test_two_sweeps_share_a_store(reference, tmp_path):
+    path, expected = reference
+    store = tmp_path / "r.db"
+    first, second = _start(path, store), _start(path, store)  # the same runs, at the same time
+    reports = [json.loads(p.communicate(timeout=300)[0]) for p in (first, second)]
+    assert (first.returncode, second.returncode) == (0, 0)
+    assert all(r["runs_total"] == 8 for r in reports)
+    assert stored(store) == expected  # each run once, whichever sweep stored it
