@@ -29,6 +29,10 @@ EVAL_CHUNK = 2048
 LOCAL_FRACTION = 1 / 16
 #: Largest chunk of local steps in bytes of gathered features (more is no faster).
 MAX_LOCAL_BYTES = 256 * 2**20
+#: Chunks of rows are multiples of this many rows (when the budget allows that many): the SIMD
+#: loops of elementwise kernels (sigmoid, exp) then split a chunk's elements where they split
+#: the whole batch's, so chunking does not change a bit.
+ALIGN_ROWS = 64
 
 
 class TensorProblem(Protocol):
@@ -204,8 +208,7 @@ class DataProblem:
     def __post_init__(self) -> None:
         d = self.data
         self.alpha = check_alpha(self.alpha, d.n_clients)
-        limit = available_memory() if self.memory_limit is None else self.memory_limit
-        self.local_bytes = int(min(MAX_LOCAL_BYTES, LOCAL_FRACTION * limit))
+        self._available = available_memory()
         # Linear models step on [x, 1]: the features are stored once, with the column of ones.
         width = d.n_features + int(self.model.bias_column)
         self._x_local = torch.ones(d.x_train.shape[0], width, device=self.device, dtype=self.dtype)
@@ -279,11 +282,27 @@ class DataProblem:
     def losses(self, theta, clients, idx=None):
         return self.model.batch_losses(theta, *self._gather(clients, idx))
 
+    @property
+    def local_bytes(self) -> int:
+        """Bytes one chunk of local steps may use: a share of the memory limit."""
+        limit = self._available if self.memory_limit is None else self.memory_limit
+        return int(min(MAX_LOCAL_BYTES, LOCAL_FRACTION * limit))
+
+    def _rows(self, row_bytes: int) -> int:
+        rows = self.local_bytes // row_bytes
+        return rows - rows % ALIGN_ROWS if rows >= ALIGN_ROWS else max(1, rows)
+
     def local_rows(self, steps: int, batch: int) -> int:
         """Rows (seed-client pairs) per chunk of local steps: their gathered features
         (``steps`` × ``batch`` samples a row) fit in :attr:`local_bytes`."""
-        row = steps * batch * (self._x_local.shape[1] + 1) * self._x_local.element_size()
-        return max(1, self.local_bytes // row)
+        return self._rows(
+            steps * batch * (self._x_local.shape[1] + 1) * self._x_local.element_size()
+        )
+
+    def update_rows(self) -> int:
+        """Rows per chunk of the engine's local updates: four (rows, P) tensors (start, end,
+        weighted difference, index) fit in :attr:`local_bytes`."""
+        return self._rows(4 * self.n_params * self._x_local.element_size())
 
     def local_sgd(self, theta, clients, idx, lr: float, steps: int):
         """E local SGD steps (eq. 2) for M rows, in chunks of :meth:`local_rows` rows: each
