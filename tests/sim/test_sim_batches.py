@@ -25,11 +25,12 @@ def test_streamed_rounds_equal_block_draws_in_any_order(n_clients: int) -> None:
             np.testing.assert_array_equal(plan.rep_round(r, t), block_draw(7, counts, 2, 5, r, t))
 
 
-def test_round_view_gathers_like_the_stacked_array() -> None:
+@pytest.mark.parametrize("batch", [2, 4000])  # one stacked gather; one gather per repetition
+def test_round_view_gathers_like_the_stacked_array(batch: int) -> None:
     counts = np.array([4, 9, 2, 30])
-    plan = BatchPlan(3, counts, 3, 2, reps=5)
+    plan = BatchPlan(3, counts, 3, batch, reps=5)
     t = 21
-    full = np.stack([block_draw(3, counts, 3, 2, r, t) for r in range(5)])
+    full = np.stack([block_draw(3, counts, 3, batch, r, t) for r in range(5)])
     rr, kk = np.array([4, 0, 4, 2, 0]), np.array([1, 3, 0, 3, 2])
     np.testing.assert_array_equal(plan.round(t)[rr, :, kk], full[rr, :, kk])
     np.testing.assert_array_equal(plan.round(t)[rr, 0, kk], full[rr, 0, kk])
