@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from fltheory.rng import generator  # noqa: E402
+from fltheory.sim.batches import BatchPlan  # noqa: E402
 from fltheory.sim.compare import Setup  # noqa: E402
 from fltheory.sim.config import build, load_config  # noqa: E402
 from fltheory.sim.engine import _local_runner  # noqa: E402
@@ -213,6 +214,21 @@ def local_step_time(setup, lr: float, rounds: int, repeats: int) -> float:
     return best
 
 
+def draw_time(setup, rounds: int, repeats: int) -> float:
+    """Seconds per seed-round of drawing the minibatch indices alone (a fresh streamed plan:
+    numpy's bounded integers, the numbers every plan before and after issue 14 holds)."""
+    s, best = setup.settings, float("inf")
+    for _ in range(repeats):
+        counts = setup.problem.train_counts
+        plan = BatchPlan(setup.seed, counts, s.local_steps, s.batch_size, setup.reps)
+        start = time.process_time()
+        for r in range(setup.reps):
+            for t in range(rounds):
+                plan.rep_round(r, t)
+        best = min(best, (time.process_time() - start) / (setup.reps * rounds))
+    return best
+
+
 def part_b(args, device: str) -> None:
     rounds = 100
     print(f"\nPart b ({device}): N = 24, 10 seeds, E = 2, B = 32, {rounds} rounds, per seed-round")
@@ -228,9 +244,11 @@ def part_b(args, device: str) -> None:
         e_old = min(run_seconds(old, spec) for _ in range(args.repeats)) / (10 * rounds)
         e_new = min(run_seconds(new, spec) for _ in range(args.repeats)) / (10 * rounds)
         diff = np.abs(old.run(spec).final_w - new.run(spec).final_w).max()
+        draws = draw_time(new, rounds, args.repeats)
         print(
             f"{name}: local step old {1e6 * t_old:.0f} us, new {1e6 * t_new:.0f} us, "
-            f"RATIO {t_old / t_new:.1f}x; whole engine old {1e6 * e_old:.0f} us, "
+            f"RATIO {t_old / t_new:.1f}x (index draws alone {1e6 * draws:.0f} us in both: "
+            f"ceiling {t_old / draws:.1f}x); whole engine old {1e6 * e_old:.0f} us, "
             f"new {1e6 * e_new:.0f} us, ratio {e_old / e_new:.1f}x; "
             f"max |w_old - w_new| after {rounds} rounds {diff:.1e}"
         )
