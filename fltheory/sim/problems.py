@@ -329,10 +329,13 @@ class DataProblem:
         if idx is None:
             full, weight = self._full_batch(clients)
             idx = full[None]
-        rows = (self._offsets[clients][None, :, None] + idx).reshape(-1)
+        # index_select, not advanced indexing: several times faster for these gathers.
+        start = self._offsets.index_select(0, clients)
+        rows = (start[None, :, None] + idx).reshape(-1)
         x = self._x_local if self.model.bias_column else self._x
         x = x.index_select(0, rows).view(*idx.shape, *x.shape[1:])
-        return self.model.local_sgd(theta, x, self._y[rows].view(idx.shape), weight, lr, steps)
+        y = self._y.index_select(0, rows).view(idx.shape)
+        return self.model.local_sgd(theta, x, y, weight, lr, steps)
 
     def objective(self, w: torch.Tensor) -> torch.Tensor:
         """F(w) = Σ_i (α_k(i)/n_k(i)) ℓ(w; ξ_i) + (ridge/2)‖w‖², in chunks of samples."""
