@@ -20,6 +20,7 @@ from fltheory.config import check_keys, load_toml, parse
 from fltheory.config.schema import table_name
 from fltheory.errors import FLTheoryError, InputError
 from fltheory.registry import Entry, Registry
+from fltheory.resources import parse_bytes
 from fltheory.sim.budget import check_config_size
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
 from fltheory.sim.registries import (
@@ -74,6 +75,7 @@ def load_config(
     seeds: int | None = None,
     device: str | None = None,
     threads: int | None = None,
+    memory_limit: int | str | None = None,
 ) -> SimConfig:
     """Read and build a TOML configuration (keyword arguments override the file's values).
 
@@ -100,6 +102,7 @@ def load_config(
     path = Path(path)
     raw = load_toml(path)
     overrides = {"seeds": seeds, "device": device, "threads": threads}
+    overrides["memory_limit"] = memory_limit
     raw.update({key: value for key, value in overrides.items() if value is not None})
     return build(raw, base=path.parent, source=path)
 
@@ -143,6 +146,8 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     problem, groups = build_problem(
         top.problem, ProblemContext(top.seed, device, dtype), source, resolved["problem"]
     )
+    if top.memory_limit is not None and hasattr(problem, "memory_limit"):
+        problem.memory_limit = parse_bytes(top.memory_limit, "memory_limit")
     n = problem.n_clients
     process, process_groups = build_availability(
         top.availability, AvailabilityContext(n, top.seed, base), source, resolved["availability"]

@@ -138,6 +138,11 @@ class SimFile(Strict):
     )
     dtype: Literal["float32", "float64"] = Field("float32", description="torch precision")
     threads: int = Field(1, ge=0, description="CPU threads for torch (0: torch's default)")
+    memory_limit: int | str | None = Field(
+        None,
+        description='bytes the run may use, e.g. "4GiB" (default: the available memory); '
+        "sizes the chunks of (seed, client) local steps",
+    )
     run: RunTable = Field(description="the [run] table")
     problem: dict[str, Any] = Field(description="[problem]: kind = a problem kind, its fields")
     availability: dict[str, Any] = Field(
