@@ -22,6 +22,7 @@ from fltheory.errors import FLTheoryError, InputError
 from fltheory.registry import Entry, Registry
 from fltheory.sim.budget import check_config_size
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
+from fltheory.sim.local_minima import local_minima
 from fltheory.sim.registries import (
     ALGORITHMS,
     AVAILABILITY,
@@ -148,8 +149,14 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         top.availability, AvailabilityContext(n, top.seed, base), source, resolved["availability"]
     )
     settings = top.run.settings()
+    data_problem = getattr(problem, "data", None) is not None
     context = AlgorithmContext(
-        n, settings.rounds, top.seed, np.asarray(process.pi), problem.local_minima
+        n,
+        settings.rounds,
+        top.seed,
+        np.asarray(process.pi),
+        None if data_problem else problem.local_minima,
+        minima=partial(local_minima, problem),
     )
     specs = [
         build_algorithm(
