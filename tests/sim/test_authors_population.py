@@ -95,3 +95,20 @@ def test_population_plugin_and_leaf_stream_agree():
     assert np.array_equal(np.asarray(cfg.process.pi), want.pi)
     assert np.array_equal(np.asarray(cfg.process.lambda2), want.lambda2)
     assert int(cfg.groups["less available, correlated"].sum()) == int((want.labels == 2).sum())
+
+
+def test_f3ast_code_variant_has_no_memory():
+    """r = (1 − β)π + β·1{active} afresh every round: the same round input gives the same
+    weights whatever came before; top-k by α/r, weights α/r (hand values)."""
+    from fltheory.sim.algorithms.base import RoundInput
+    from fltheory.sim.algorithms.f3ast_code import F3ASTCode
+
+    alpha = np.array([0.1, 0.2, 0.3, 0.4])
+    pi = np.array([[0.1, 0.9, 0.5, 0.9]])
+    alg = F3ASTCode(k=2, beta=0.1)
+    inp = RoundInput(0, np.array([[True, True, True, False]]), alpha, pi)
+    state = alg.init_state(1, alpha, pi)
+    for _ in range(3):
+        q, state = alg.weights(inp, state)
+        r = 0.9 * pi[0] + 0.1 * np.array([1, 1, 1, 0])  # (0.19, 0.91, 0.55, 0.81)
+        np.testing.assert_allclose(q[0], [0.1 / r[0], 0.0, 0.3 / r[2], 0.0])

@@ -66,8 +66,10 @@ class AuthorsPopulationParams(Strict):
 
 @AVAILABILITY.register("ca_fed_authors", params=AuthorsPopulationParams)
 def build_ca_fed_authors(params: AuthorsPopulationParams, ctx: AvailabilityContext) -> Built:
-    """The authors' code's population: 50 % available & shifting, 25 % unavailable & stable,
-    25 % unavailable & shifting (arodio/CA-Fed ``JOINT_PROBABILITY_MATRIX``; spec C.8).
+    """The CA-Fed authors' code's two-state population (spec C.8).
+
+    50 % available & shifting, 25 % unavailable & stable, 25 % unavailable & shifting
+    (arodio/CA-Fed ``JOINT_PROBABILITY_MATRIX``).
 
     >>> process, groups = build_ca_fed_authors(
     ...     AuthorsPopulationParams(split="deterministic"), AvailabilityContext(8, 0))
