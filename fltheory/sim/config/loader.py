@@ -62,6 +62,8 @@ class SimConfig:
     specs: list[AlgorithmSpec]
     prior: tuple[float, float]
     raw: dict[str, Any]
+    #: t′ of the "warmed" estimator ([run] warmup).
+    warmup: int = 0
     groups: dict[str, np.ndarray] = field(default_factory=dict)
     #: every table with its defaults filled in (JSON types): what the run used, for provenance.
     resolved: dict[str, Any] = field(default_factory=dict)
@@ -180,6 +182,7 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         process=process,
         specs=specs,
         prior=(top.run.prior[0], top.run.prior[1]),
+        warmup=top.run.warmup,
         raw=raw,
         groups={**process_groups, **groups},
         resolved=resolved,
