@@ -5,8 +5,10 @@ Per round t, with losses F_k^(t) reported by the active clients:
    seen, the first active set initialises F̂ (clients not in it get the mean of its losses, as
    in the authors' code). Note: the paper's experiments say "β = 0" in the authors' code
    convention, where β weighs the OLD value; that is β = 1 here (F̂ = latest loss).
-2. F̂_k* = min_{s≤t} F̂_k^(s) (Section IV-B; ``fstar="running_min"``) or the true local minima
-   (``fstar="oracle"``, which the authors' code used); Γ̂' = max_k (F̂_k − F̂_k*), eq. (19).
+2. F̂_k* = min_{s≤t} F̂_k^(s) (Section IV-B; ``fstar="running_min"``), the exact local minima
+   (``fstar="oracle"``: min of mean loss + ridge by L-BFGS for data problems), or the authors'
+   sklearn fit (``fstar="sklearn"``, :mod:`fltheory.sim.local_minima`);
+   Γ̂' = max_k (F̂_k − F̂_k*), eq. (19).
 3. q = α/π̂ over all clients (line 5), then get() twice (lines 6–7): clients by decreasing λ̂
    (Guideline B), then by increasing π̂ (Guideline A). get() tries setting q_k = 0 one client
    at a time and keeps the change when ε̂ drops by at least τ, with eq. (20)
@@ -28,12 +30,16 @@ Audit against the paper and the authors' code (arodio/CA-Fed, ``clients_sampler.
   Section IV-A's prose "decreasing by more than τ" would be strict, the box and code are not);
   the code stops when a removal would zero every q, which is equivalent to our skip.
 - Bias factor: eqs. (16), (20) and lines 15/18 say 4κ̄²; the code multiplies d_TV²Γ̂' by its
-  ``bias_const`` with no 4, so its κ̄² = 1 is κ̄² = ¼ here. We follow the paper (4κ̄²).
-- F̂*: Section IV-B gives the running minimum; the code (and so the paper's figures) uses the
-  true local minima (sklearn log-loss fits, ``utils/utils.py:get_local_optimums``). Both are
-  offered; ``running_min`` stays the default as the paper's stated estimator.
-- Losses: the code evaluates every client's full validation loss and uses the active ones';
-  the paper (and our engine) use an active client's minibatch loss (Section IV-A).
+  ``bias_const`` with no 4, so its κ̄² = 1 is κ̄² = ¼ here. ``kappa2`` follows the paper (4κ̄²);
+  ``bias_const`` (exclusive with it) is the code's b.
+- F̂*: Section IV-B gives the running minimum; the code uses sklearn log-loss fits
+  (``utils/utils.py:get_local_optimums``): ``fstar="sklearn"``. ``running_min`` stays the
+  default as the paper's stated estimator.
+- Losses: the code evaluates every client's full "validation" loader (its test set, no ridge)
+  and uses the active ones' (``loss_signal="test"``, ``loss_ridge=false``); the paper (and our
+  default) use an active client's first-minibatch loss (Section IV-A); ``"train"`` and
+  ``"validation"`` (a seeded 20 % of the train data) are noise-free alternatives
+  (:mod:`fltheory.sim.loss_signal`).
 """
 
 from dataclasses import dataclass
