@@ -292,6 +292,8 @@ def reference_cafed_start(alg: CAFed, alpha: list[float], pi0: list[float]) -> d
 def reference_cafed(alg: CAFed, view: RoundView, st: dict) -> dict[int, float]:
     """The twin of Algorithm 1: filter the losses (eq. 17), F̂*, q = α/π̂, get() by |λ̂|
     decreasing then by π̂ increasing, participants = active clients with q_k > 0."""
+    if alg.signal is not None:
+        raise InputError("the reference loop feeds minibatch losses: loss_signal needs the engine")
     n, active, losses = view.n, view.active, view.losses or {}
     if not active:
         return {}
