@@ -198,7 +198,11 @@ class CAFed(Algorithm):
 
     @property
     def effective_kappa2(self) -> float:
-        """κ̄² of eq. (20): ``kappa2``, or ``bias_const``/4 (exact: a power-of-two scaling)."""
+        """κ̄² of eq. (20): ``kappa2``, or ``bias_const``/4 (exact: a power-of-two scaling).
+
+        >>> CAFed(bias_const=1.0).effective_kappa2, CAFed(kappa2=2.0).effective_kappa2
+        (0.25, 2.0)
+        """
         return self.kappa2 if self.bias_const is None else self.bias_const / 4.0
 
     def describe(self):
