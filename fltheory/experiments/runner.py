@@ -383,6 +383,8 @@ def run_experiment(
     }
     if searches:
         record["grid"] = [g.summary() for g in searches]
+    if experiment.notes:
+        record["notes"] = experiment.notes  # e.g. a diagnosis measured outside the judge
     tables = {p.name: panel_rows(p, m) for p in experiment.panels}
     return Reproduction(experiment, to_jsonable(record), m, tables, seconds)
 

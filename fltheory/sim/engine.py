@@ -39,6 +39,7 @@ from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
 from fltheory.sim.batches import BatchPlan, RoundBatches
 from fltheory.sim.knowledge import Knowledge
 from fltheory.sim.local_opt import EpochPlan, LocalRunner
+from fltheory.sim.loss_signal import signal_losses
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, ServerOptions, SimSettings
 
@@ -223,7 +224,10 @@ def run_vectorised(
         if alg.needs_losses:
             losses = np.full((reps, n), np.nan)
             rr, kk = np.nonzero(mask)
-            if rr.size:
+            signal = getattr(alg, "signal", None)
+            if signal is not None:  # a full-set signal (CA-Fed's loss_signal), spec C.5
+                losses = np.where(mask, signal_losses(problem, w, signal), np.nan)
+            elif rr.size:
                 first = None if idx_t is None else torch.as_tensor(idx_t[rr, 0, kk], device=device)
                 kk_t = torch.as_tensor(kk, device=device)
                 theta = w[torch.as_tensor(rr, device=device)]

@@ -242,8 +242,12 @@ class DataProblem:
         return self.data.train_counts
 
     @property
-    def local_minima(self) -> None:
-        return None
+    def local_minima(self) -> np.ndarray:
+        """F_k* = min of mean local loss + ridge term, by full-batch L-BFGS (computed once;
+        :func:`fltheory.sim.local_minima.exact_local_minima`)."""
+        from fltheory.sim.local_minima import local_minima
+
+        return local_minima(self, "oracle")
 
     def initial_params(self) -> np.ndarray:
         """w₀: the model's random start when it has one (CNNs), else zeros (convex models)."""

@@ -135,5 +135,5 @@ def test_an_id_registers_once_and_features_are_checked():
 
 def test_status_strings():
     e = get("cafed:fig1c")
-    assert e.status("paper") == "needs: cifar10, validation_split"
+    assert e.status("paper") == "needs: cifar10"
     assert isinstance(e, Experiment) and e.status("nope") == "—"

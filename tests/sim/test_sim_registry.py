@@ -54,6 +54,7 @@ def test_the_documented_names_are_registered():
     assert set(MODELS.names()) == {"softmax", "logistic", "cnn", "lenet5"}
     assert set(AVAILABILITY.names()) == {
         "ca_fed",
+        "ca_fed_authors",
         "two_state",
         "clients_csv",
         "clustered",

@@ -172,6 +172,32 @@ def fig1a_grid_config(mode: str) -> dict[str, Any]:
     )
 
 
+#: CA-Fed's options of the noise-free-signal diagnosis (spec D, H1): exact local minima and the
+#: loss on a seeded 20 % validation subset of each client's training data (P2:307).
+ORACLE_SIGNAL = {"fstar": "oracle", "loss_signal": "validation"}
+
+
+def with_cafed(config: dict[str, Any], **options: Any) -> dict[str, Any]:
+    """``config`` with ``options`` added to its CA-Fed entries."""
+    algorithms = [{**a, **options} if a["name"] == "ca_fed" else a for a in config["algorithms"]]
+    return {**config, "algorithms": algorithms}
+
+
+#: Fig. 1(a) diagnosis, measured (figures/cafed_fig1a_diagnosis.py; CA-Fed − AdaFed, acc_end,
+#: 95 % paired t-interval, pp): carried into the experiment's notes.
+FIG1A_DIAGNOSIS = (
+    "Diagnosis (spec D; figures/cafed_fig1a_diagnosis.py, paper setup, data seed 0, T = 200, "
+    "10 seeds): CA-Fed − AdaFed = −2.38 pp [−3.53, −1.24] with the paper's minibatch signal and "
+    "running-minimum F̂*; −3.16 [−3.81, −2.51] with exact local minima + full train loss; −2.98 "
+    "[−3.74, −2.22] with exact minima + 20 % validation loss; −2.81 [−3.66, −1.96] with the "
+    "authors' sklearn F* + full test loss (no ridge). A noise-free signal moves the exclusions "
+    "to the 'less available, correlated' group (35 % → 38 % of its active rounds, 'more "
+    "available, weakly correlated' 11 % → 7 %) as the paper's narrative says, but the accuracy "
+    "gap stays: H1 (signal noise) does not explain the reversal. H3 (data seeds 1-10, T = 100, "
+    "4 runs each): mean −3.74 pp [−5.33, −2.14] (paper signal), −4.16 [−4.85, −3.48] (exact "
+    "minima + train loss); 0 of 10 data seeds positive: not one unlucky data draw."
+)
+
 FIG1A_PAPER = SetupSpec(
     "paper",
     "eqs. 2-3, plain SGD, E = 2 minibatch steps of 32, running-minimum F̂*, oracle π and λ, "
@@ -220,6 +246,17 @@ register(
                     "full": lambda: fig1a_config(200, ALL, 5, TABLE2["synthetic"]),
                 },
             ),
+            "paper-oracle-signal": SetupSpec(
+                "paper-oracle-signal",
+                "as paper, but CA-Fed's ε̂ from a noise-free signal (spec D, H1): F̂* = the exact "
+                "local minima (full-batch L-BFGS on mean loss + ridge) and F̂ = each active "
+                "client's loss on a seeded 20 % validation subset of its training data",
+                FIG1A_PAPER.data,
+                configs={
+                    "quick": lambda: with_cafed(fig1a_config(100, QUICK_1A, 10), **ORACLE_SIGNAL),
+                    "full": lambda: with_cafed(fig1a_config(200, ALL, 5), **ORACLE_SIGNAL),
+                },
+            ),
             "grid": SetupSpec(
                 "grid",
                 "as paper, at the rates of a seeded grid search (App. G1-B(c)) per algorithm: "
@@ -234,16 +271,14 @@ register(
             ),
             "authors": authors_setup(
                 "authors' LEAF generator, seed-42 replica, N = 100",
-                "authors_population",
-                "authors_leaf_stream",
-                "f3ast_code_variant",
                 "grid_search",
             ),
         },
         panels=(ACCURACY_PANEL, *GROUP_PANELS),
         judge=fig1_judge(1.56, 1.0, "P2:315"),
         seeds={"quick": 6, "full": 10},
-        notes="Known today (T = 200, 10 runs): CA-Fed 4th, −2.38 pp vs AdaFed; spec D.",
+        notes="Known today (T = 200, 10 runs): CA-Fed 4th, −2.38 pp vs AdaFed; spec D. "
+        + FIG1A_DIAGNOSIS,
     )
 )
 
@@ -272,7 +307,7 @@ register(
                     "full": lambda: fig1b_config(200, 100, ALL, 5),
                 },
             ),
-            "authors": authors_setup("MNIST, Dirichlet(0.5), F* = 0", "validation_split"),
+            "authors": authors_setup("MNIST, Dirichlet(0.5), F* = 0"),
         },
         panels=(ACCURACY_PANEL, *GROUP_PANELS),
         judge=fig1_judge(0.94, 0.7, "P2:315"),
@@ -296,7 +331,7 @@ register(
                 "paper",
                 "2 conv + 1 FC network (P2:1578), Dirichlet(0.5), batch 32, Table II rates",
                 "CIFAR-10 from --data-dir",
-                requires=("cifar10", "validation_split"),
+                requires=("cifar10",),
             ),
             "authors": authors_setup("CIFAR-10, CIFAR10CNN (2 conv + 2 FC)", "cifar10"),
         },
@@ -391,9 +426,6 @@ register(
             ),
             "authors": authors_setup(
                 "authors' LEAF generator, seed-42 replica, N = 100",
-                "authors_population",
-                "authors_leaf_stream",
-                "f3ast_code_variant",
             ),
         },
         panels=(Panel("shares", "group_shares", "share of cumulative weight by group"),),

@@ -23,6 +23,7 @@ from fltheory.registry import Entry, Registry
 from fltheory.resources import parse_bytes
 from fltheory.sim.budget import check_config_size
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
+from fltheory.sim.local_minima import local_minima
 from fltheory.sim.registries import (
     ALGORITHMS,
     AVAILABILITY,
@@ -62,6 +63,8 @@ class SimConfig:
     specs: list[AlgorithmSpec]
     prior: tuple[float, float]
     raw: dict[str, Any]
+    #: t′ of the "warmed" estimator ([run] warmup).
+    warmup: int = 0
     groups: dict[str, np.ndarray] = field(default_factory=dict)
     #: every table with its defaults filled in (JSON types): what the run used, for provenance.
     resolved: dict[str, Any] = field(default_factory=dict)
@@ -153,8 +156,14 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         top.availability, AvailabilityContext(n, top.seed, base), source, resolved["availability"]
     )
     settings = top.run.settings()
+    data_problem = getattr(problem, "data", None) is not None
     context = AlgorithmContext(
-        n, settings.rounds, top.seed, np.asarray(process.pi), problem.local_minima
+        n,
+        settings.rounds,
+        top.seed,
+        np.asarray(process.pi),
+        None if data_problem else problem.local_minima,
+        minima=partial(local_minima, problem),
     )
     specs = [
         build_algorithm(
@@ -178,6 +187,7 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         process=process,
         specs=specs,
         prior=(top.run.prior[0], top.run.prior[1]),
+        warmup=top.run.warmup,
         raw=raw,
         groups={**process_groups, **groups},
         resolved=resolved,

@@ -34,8 +34,10 @@ class AlgorithmDefaults(Strict):
     diameter: float | None = Field(
         None, ge=0.0, description="diameter of the ball W of eq. (3) (absent or 0: no projection)"
     )
-    estimator: Literal["oracle", "bayesian"] = Field(
-        "oracle", description="π, λ₂ known exactly, or estimated from the trace so far"
+    estimator: Literal["oracle", "bayesian", "warmed"] = Field(
+        "oracle",
+        description="π, λ₂ known exactly, estimated from the trace so far, or estimated with "
+        "priors warmed by [run] warmup observations of each chain (CA-Fed Fig. 4)",
     )
 
 
@@ -107,6 +109,13 @@ class RunTable(AlgorithmDefaults):
         min_length=2,
         max_length=2,
         description="Beta prior [a, b] (a, b > 0) of the estimates",
+    )
+    warmup: int = Field(
+        0,
+        ge=0,
+        le=10**6,
+        description="t′: observations of each chain before training that "
+        "the 'warmed' estimator's priors hold",
     )
 
     def settings(self) -> SimSettings:
