@@ -50,7 +50,10 @@ def _fmt(value: Any) -> str:
 
 
 def _short(status: str, keep: int = 2) -> str:
-    """``needs: a, b, c, d`` → ``needs: a, b (+2)`` (the full list is in --json)."""
+    """``needs: a, b, c, d`` → ``needs: a, b (+2)``, ``needs data: cifar10: no ...`` →
+    ``needs data: cifar10 (--data-dir)`` (the full text is in --json)."""
+    if status.startswith("needs data: "):
+        return status.split(":")[0] + ": " + status.split(":")[1].strip() + " (--data-dir)"
     if not status.startswith("needs: "):
         return status
     parts = status.removeprefix("needs: ").split(", ")

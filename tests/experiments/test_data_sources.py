@@ -117,3 +117,11 @@ def test_fig1c_quick_end_to_end_on_a_cifar_fixture(capsys, tmp_path):
     assert is_complete(out) and (out / "accuracy.png").read_bytes()[:4] == b"\x89PNG"
     assert f"CIFAR-10 from {fixture}" in (out / "accuracy.csv").read_text().splitlines()[0]
     assert f"CIFAR-10 from {fixture}" in (out / "summary.md").read_text()
+
+
+def test_listing_shortens_the_data_reason():
+    from fltheory.cli.reproduce_cmd import _short
+
+    status = get("cafed:fig1c").status("paper")
+    assert _short(status) == "needs data: cifar10 (--data-dir)"
+    assert _short("needs: a, b, c") == "needs: a, b (+1)"
