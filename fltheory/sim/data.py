@@ -64,6 +64,13 @@ class FederatedData:
         """Client index of every row."""
         return np.repeat(np.arange(counts.size), counts)
 
+    def split_validation(self, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        """(train rows, validation rows) of x_train: ``fraction`` of each client's samples,
+        seeded by (seed, "validation") (:func:`fltheory.sim.partitions.validation_split`)."""
+        from fltheory.sim.partitions import validation_split
+
+        return validation_split(self.train_counts, fraction, seed)
+
     def padded_indices(self) -> tuple[np.ndarray, np.ndarray]:
         """(N, n_max) local indices of every training sample (0-padded) and the 0/1 mask."""
         n_max = int(self.train_counts.max())
