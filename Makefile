@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet "torch==2.13.0" || $(BIN)/pip install --quiet "torch>=2.2"
 	$(BIN)/pip install --quiet -e ".[dev]"
+	sh .ci/fashion_mnist.sh
 	touch $(STAMP)
 
 demo: venv

@@ -7,6 +7,7 @@ call :func:`require_memory`.
 """
 
 import os
+import re
 
 from fltheory.errors import InputError
 
@@ -58,6 +59,33 @@ def human_bytes(n: float) -> str:
             value = n / size
             return f"{value:.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
     return f"{n:.0f} B"
+
+
+_UNITS = {"": 1, "b": 1, "k": 2**10, "m": 2**20, "g": GIB, "t": 2**40}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+
+
+def parse_bytes(value: int | str, what: str = "memory limit") -> int:
+    """A positive number of bytes: an integer, or text such as ``4GiB``, ``512 MiB``, ``2g``
+    (K, M, G, T: binary units, with or without ``iB``/``B``).
+
+    >>> parse_bytes("4GiB"), parse_bytes("1.5 m"), parse_bytes(1024)
+    (4294967296, 1572864, 1024)
+    >>> parse_bytes("lots")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: memory limit must be a positive size such as 4GiB or ..., got 'lots'
+    """
+    match = None if isinstance(value, bool | int) else _SIZE.fullmatch(str(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        size = value
+    elif match is not None:
+        size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    else:
+        size = 0
+    if size < 1:
+        raise InputError(f"{what} must be a positive size such as 4GiB or 512MiB, got {value!r}")
+    return size
 
 
 def require_memory(

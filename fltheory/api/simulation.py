@@ -53,6 +53,7 @@ def simulate(
     seeds: int | None = None,
     device: str | None = None,
     threads: int | None = None,
+    memory_limit: int | str | None = None,
     progress: Progress | None = None,
     out: str | Path | None = None,
     overwrite: bool = False,
@@ -61,7 +62,8 @@ def simulate(
 ) -> SimulationReport:
     """Run a comparison: a TOML file (format in :mod:`fltheory.sim.config`) or the same tables
     as a dict (relative paths then resolve from the working directory). ``seeds``, ``device``
-    ("auto", "cpu" or "cuda") and ``threads`` override the config's values; ``progress`` is
+    ("auto", "cpu" or "cuda"), ``threads`` and ``memory_limit`` (bytes or text such as "4GiB":
+    sizes the chunks of local steps) override the config's values; ``progress`` is
     called as progress(label, rounds done, rounds in all) while each algorithm runs.
 
     ``out``: a result directory (summary.json, rounds.csv and its schema, clients.npz,
@@ -80,10 +82,13 @@ def simulate(
     """
     if isinstance(config, Mapping):
         overrides = {"seeds": seeds, "device": device, "threads": threads}
+        overrides["memory_limit"] = memory_limit
         raw = {**config, **{key: value for key, value in overrides.items() if value is not None}}
         cfg = build(raw)
     else:
-        cfg = load_config(config, seeds=seeds, device=device, threads=threads)
+        cfg = load_config(
+            config, seeds=seeds, device=device, threads=threads, memory_limit=memory_limit
+        )
     rounds = cfg.settings.rounds
     tick = None if progress is None else (lambda label, done: progress(label, done, rounds))
     if out is None:

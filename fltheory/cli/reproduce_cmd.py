@@ -50,7 +50,10 @@ def _fmt(value: Any) -> str:
 
 
 def _short(status: str, keep: int = 2) -> str:
-    """``needs: a, b, c, d`` → ``needs: a, b (+2)`` (the full list is in --json)."""
+    """``needs: a, b, c, d`` → ``needs: a, b (+2)``, ``needs data: cifar10: no ...`` →
+    ``needs data: cifar10 (--data-dir)`` (the full text is in --json)."""
+    if status.startswith("needs data: "):
+        return status.split(":")[0] + ": " + status.split(":")[1].strip() + " (--data-dir)"
     if not status.startswith("needs: "):
         return status
     parts = status.removeprefix("needs: ").split(", ")
@@ -119,6 +122,13 @@ def reproduce_command(
         typer.Option(help="Result folder (default results/reproduce/<id>/<setup>-<mode>)."),
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a complete result in --out.")] = False,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder with the data set's files (MNIST IDX, cifar-10-batches-py, SVHN .mat); "
+            "without it Fashion-MNIST stands in for MNIST."
+        ),
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
 ) -> None:
     """Reproduce a paper's experiment and judge it statistically over seeds."""
@@ -146,7 +156,7 @@ def reproduce_command(
 
     mode = "quick" if quick else "full"
     experiment = get(experiment_id)
-    preflight(experiment.id, setup=setup, mode=mode, seeds=seeds)
+    preflight(experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
     target = out if out is not None else _default_out(experiment.id, setup, mode)
     directory = prepare_result_dir(
         target, overwrite=overwrite, owned=owned_files(experiment), keep=(CACHE_DIR,)
@@ -157,7 +167,13 @@ def reproduce_command(
     cache = directory / CACHE_DIR
     if json_out:
         rep = run_experiment(
-            experiment.id, setup=setup, mode=mode, seeds=seeds, device=device, cache_dir=cache
+            experiment.id,
+            setup=setup,
+            mode=mode,
+            seeds=seeds,
+            device=device,
+            cache_dir=cache,
+            data_dir=data_dir,
         )
     else:
         bar = Progress(
@@ -184,6 +200,7 @@ def reproduce_command(
                 device=device,
                 progress=advance,
                 cache_dir=cache,
+                data_dir=data_dir,
             )
     files = write_reproduction(rep, directory)
     if json_out:

@@ -71,14 +71,15 @@ def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
         out.print(f"results written to {out_dir}")
 
 
-def _preflight(config: Path, seeds: int | None) -> None:
+def _preflight(config: Path, seeds: int | None, memory_limit: str | None) -> None:
     """Refuse an unreadable config or an absurd size before torch is imported (seconds)."""
     from fltheory.config.files import load_toml
     from fltheory.sim.budget import check_config_size, check_required_tables
 
     raw = load_toml(config)
     check_required_tables(raw, str(config))
-    check_config_size(raw if seeds is None else {**raw, "seeds": seeds})
+    overrides = {"seeds": seeds, "memory_limit": memory_limit}
+    check_config_size({**raw, **{k: v for k, v in overrides.items() if v is not None}})
 
 
 @app.command("simulate")
@@ -113,6 +114,13 @@ def simulate_command(
             help="Checkpoint every K rounds (0: never; default: adaptive, under 5 % overhead)."
         ),
     ] = None,
+    memory_limit: Annotated[
+        str | None,
+        typer.Option(
+            help="Memory the run may use, e.g. 4GiB (default: the available memory); sizes the "
+            "batches of (seed, client) local steps."
+        ),
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Simulate FL algorithms under client availability (vectorised PyTorch engine)."""
@@ -124,7 +132,7 @@ def simulate_command(
         raise InputError(f"--checkpoint-every must be >= 0 rounds, got {checkpoint_every}")
     if out is None and (resume or overwrite or checkpoint_every is not None):
         raise InputError("--resume, --overwrite and --checkpoint-every need --out")
-    _preflight(config, seeds)
+    _preflight(config, seeds, memory_limit)
     if out is not None:  # refuse a bad --out before any work (and before importing torch)
         from fltheory.atomic import check_result_dir
         from fltheory.sim.outfiles import OWNED
@@ -133,6 +141,7 @@ def simulate_command(
     from fltheory.api.simulation import simulate
 
     options: dict[str, Any] = {"seeds": seeds, "device": device, "threads": threads, "out": out}
+    options["memory_limit"] = memory_limit
     options.update(overwrite=overwrite, resume=resume, checkpoint_every=checkpoint_every)
     if json_out:
         report = simulate(config, **options)

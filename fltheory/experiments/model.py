@@ -164,6 +164,9 @@ class SetupSpec:
     data: str
     requires: tuple[str, ...] = ()
     configs: Mapping[str, Callable[[], Config]] = field(default_factory=dict)
+    #: problem kinds read from files (``mnist``, ``cifar10``, ``svhn``): absent data make the
+    #: setup "needs data" (:mod:`fltheory.experiments.data_sources`; ``--data-dir``).
+    datasets: tuple[str, ...] = ()
     #: mode → measure(seeds): experiments that run no federated training (e.g. an estimator
     #: study) produce their :class:`Measurements` directly.
     measure: Mapping[str, Callable[[int], "Measurements"]] = field(default_factory=dict)
@@ -284,12 +287,18 @@ class Experiment:
         return why
 
     def status(self, setup: str) -> str:
-        """``runnable`` (quick and full), ``quick only``, or ``needs: <features>``."""
+        """``runnable`` (quick and full), ``quick only``, ``needs: <features>`` or ``needs data:
+        <what is missing where>`` (data looked for in their default folders)."""
         spec = self.setups.get(setup)
         if spec is None:
             return "—"
         if spec.requires:
             return "needs: " + ", ".join(spec.requires)
+        from fltheory.experiments.data_sources import data_status
+
+        absent = data_status(spec.datasets)
+        if absent is not None:
+            return absent
         modes = [m for m in MODES if not self.missing(setup, m)]
         if modes == list(MODES):
             return "runnable"

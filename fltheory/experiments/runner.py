@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.experiments.data_sources import resolve
 from fltheory.experiments.grid import CACHE_DIR, caching
 from fltheory.experiments.judges import decide, exclusion_by_group, participation
 from fltheory.experiments.model import MODES, Experiment, Measurements, Panel, get
@@ -44,10 +45,10 @@ class Reproduction:
 def check_runnable(experiment: Experiment, setup: str, mode: str) -> None:
     """Refuse, in one line, a setup/mode the simulator cannot run yet.
 
-    >>> check_runnable(get("cafed:fig1c"), "paper", "quick")
+    >>> check_runnable(get("cafed:fig1c"), "authors", "quick")
     Traceback (most recent call last):
     ...
-    fltheory.errors.InputError: cafed:fig1c --setup paper cannot run yet: needs CIFAR-10 ...
+    fltheory.errors.InputError: cafed:fig1c --setup authors cannot run yet: needs local epochs ...
     """
     if mode not in MODES:
         raise InputError(f"unknown mode '{mode}' (choose from: {', '.join(MODES)})")
@@ -294,11 +295,36 @@ def _tagged(progress: Progress | None, tag: str) -> Progress | None:
     return tick
 
 
+def resolved_config(
+    experiment: Experiment, setup: str, mode: str, data_dir: Path | None = None
+) -> tuple[Any, str]:
+    """(the setup's config for ``mode`` reading its data from ``data_dir`` or the stand-in,
+    the label of the data read); absent data: a one-line InputError naming what and where.
+
+    >>> resolved_config(get("cafed:fig1c"), "paper", "quick")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: cafed:fig1c --setup paper needs data: cifar10: no data_dir ...
+    """
+    spec = experiment.setup(setup)
+    try:
+        config, label = resolve(spec.configs[mode](), data_dir)
+    except InputError as exc:
+        raise InputError(f"{experiment.id} --setup {setup} {exc}") from None
+    return config, label or spec.data
+
+
 def preflight(
-    experiment_id: str, *, setup: str = "paper", mode: str = "quick", seeds: int | None = None
+    experiment_id: str,
+    *,
+    setup: str = "paper",
+    mode: str = "quick",
+    seeds: int | None = None,
+    data_dir: Path | None = None,
 ) -> None:
     """Refuse, before any work, a run that cannot be done: a setup the simulator cannot run
-    yet, fewer than 2 seeds, or configs whose arrays would not fit in memory.
+    yet, data that are absent, fewer than 2 seeds, or configs whose arrays would not fit in
+    memory.
 
     >>> preflight("cafed:fig1a", seeds=10**9)
     Traceback (most recent call last):
@@ -315,7 +341,7 @@ def preflight(
     if mode in spec.measure:
         return
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
-    config = spec.configs[mode]()
+    config, _ = resolved_config(experiment, setup, mode, data_dir)
     for _, tables in config if isinstance(config, list) else [("", config)]:
         check_config_size({**tables, "seeds": n_seeds})
 
@@ -329,11 +355,13 @@ def run_experiment(
     device: str | None = "cpu",
     progress: Progress | None = None,
     cache_dir: Path | None = None,
+    data_dir: Path | None = None,
 ) -> Reproduction:
     """Run ``experiment_id`` under ``setup`` in ``mode`` and judge it (``tests/experiments``
     run ``cafed:fig1b`` end to end; a setup the simulator cannot run yet is refused first).
     Grid searches the setup runs are cached in ``cache_dir`` (:mod:`fltheory.experiments.grid`)
-    and summarised in the record's ``grid``.
+    and summarised in the record's ``grid``. File data sets are read from ``data_dir`` (MNIST:
+    Fashion-MNIST stands in without it); the record's ``data`` names what was read.
 
     >>> run_experiment("cafed:fig1a", setup="authors")
     Traceback (most recent call last):
@@ -343,8 +371,9 @@ def run_experiment(
     from fltheory.api.simulation import simulate
 
     experiment = get(experiment_id)
-    preflight(experiment_id, setup=setup, mode=mode, seeds=seeds)
+    preflight(experiment_id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
     spec = experiment.setup(setup)
+    data = spec.data
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
     start = time.perf_counter()
     config: Any
@@ -353,7 +382,7 @@ def run_experiment(
             config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
             m = spec.measure[mode](n_seeds)
         else:
-            config = spec.configs[mode]()
+            config, data = resolved_config(experiment, setup, mode, data_dir)
             sweep = config if isinstance(config, list) else [("", config)]
             parts = []
             for tag, tables in sweep:
@@ -374,7 +403,7 @@ def run_experiment(
         "paper": experiment.paper_record(),
         "measured": _measured(m, "value" if mode in spec.measure else "acc"),
         "checks": [c.to_dict() for c in checks],
-        "data": spec.data,
+        "data": data,
         "seeds": n_seeds,
         "rounds": int(m.eval_rounds[-1]) + 1,
         "seconds": round(seconds, 2),
@@ -383,6 +412,8 @@ def run_experiment(
     }
     if searches:
         record["grid"] = [g.summary() for g in searches]
+    if experiment.notes:
+        record["notes"] = experiment.notes  # e.g. a diagnosis measured outside the judge
     tables = {p.name: panel_rows(p, m) for p in experiment.panels}
     return Reproduction(experiment, to_jsonable(record), m, tables, seconds)
 

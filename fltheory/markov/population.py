@@ -116,6 +116,107 @@ def ca_fed_population(
     return Population(pi=pi, lambda2=lambda2, labels=labels)
 
 
+#: The authors' joint probability of (availability, stability) types (arodio/CA-Fed
+#: ``data/constants.py``): rows available/unavailable, columns stable/shifting/unstable.
+AUTHORS_JOINT = np.array([[0.0, 0.5, 0.0], [0.25, 0.25, 0.0]])
+#: The authors' ``ERROR`` margin in the λ bounds.
+AUTHORS_MARGIN = 1e-8
+
+
+def authors_types(
+    rng: np.random.Generator, n: int, deterministic: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """(availability type, stability type) per client, drawn from ``rng`` exactly as the
+    authors' ``generate_tasks_types``: a permutation of the clients, then counts per type
+    (multinomial over :data:`AUTHORS_JOINT`, or ⌊N·p⌋ plus one to the first non-empty types
+    while clients remain), the permutation split at the cumulative counts.
+
+    >>> a, s = authors_types(np.random.default_rng(0), 8, deterministic=True)
+    >>> np.bincount(a * 3 + s, minlength=6).tolist()
+    [0, 4, 0, 2, 2, 0]
+    """
+    p = AUTHORS_JOINT.ravel()
+    perm = rng.permutation(n)
+    if deterministic:
+        counts = (n * p).astype(int)
+        remaining = n - int(counts.sum())
+        for j in range(p.size):
+            if remaining > 0 and counts[j] != 0:
+                counts[j] += 1
+                remaining -= 1
+    else:
+        counts = rng.multinomial(n, p)
+    cell = np.empty(n, dtype=np.int64)
+    for j, part in enumerate(np.split(perm, np.cumsum(counts[:-1]))):
+        cell[part] = j
+    return cell // 3, cell % 3
+
+
+def authors_lambda(
+    stability: int, pi: float, nu: float, eps: float, rng: np.random.Generator
+) -> float:
+    """λ₂ of one client as the authors' ``compute_stability``: stable max(ν, bounds), shifting
+    clip(½(N(0, ε²) + ε), bounds) (one normal draw from ``rng``), unstable max(−ν, bounds).
+
+    >>> authors_lambda(0, 0.1, 0.9, 0.01, np.random.default_rng(0))
+    0.9
+    """
+    m = AUTHORS_MARGIN
+    if stability == 1:
+        low = max(-1 + m, 1 - 1 / pi + m, 1 - 1 / (1 - pi)) + m
+        return float(np.clip(0.5 * (rng.normal(0.0, eps) + eps), low, 1 - m))
+    value = nu if stability == 0 else -nu
+    return float(max(value, 1 - 1 / pi + m, 1 - 1 / (1 - pi) + m))
+
+
+def authors_population(
+    n: int = 100,
+    g: float = 0.4,
+    nu: float = 0.9,
+    eps: float = 1e-2,
+    seed: int = 0,
+    split: Literal["multinomial", "deterministic"] = "multinomial",
+) -> Population:
+    """The population of the authors' public code (spec A.6, C.8): 50 % available & shifting,
+    25 % unavailable & stable, 25 % unavailable & shifting (multinomial, or the deterministic
+    split), π = ½ ± g, shifting λ₂ ~ ½(N(0, ε²) + ε) = N(ε/2, (ε/2)²) clipped. Types and λ₂ come
+    from one stream ``generator(seed, "population/authors")`` in the code's order. (The LEAF
+    replica draws them inside the data stream instead: :func:`fltheory.sim.data.authors_leaf`.)
+    Labels index :data:`GROUP_NAMES`.
+
+    >>> pop = authors_population(8, split="deterministic", seed=1)
+    >>> np.bincount(pop.labels, minlength=4).tolist(), sorted(set(pop.pi.round(2).tolist()))
+    ([0, 4, 2, 2], [0.1, 0.9])
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise InputError(f"population size n must be an integer >= 1, got {n}")
+    if not (math.isfinite(g) and 0.0 < g < 0.5):
+        raise InputError(f"availability gap g must lie in (0, 1/2), got {g}")
+    if split not in ("multinomial", "deterministic"):
+        raise InputError(f"split must be 'multinomial' or 'deterministic', got {split!r}")
+    rng = generator(seed, "population/authors")
+    avail, stab = authors_types(rng, int(n), split == "deterministic")
+    return population_of_types(avail, stab, g, nu, eps, rng)
+
+
+def population_of_types(
+    avail: np.ndarray,
+    stab: np.ndarray,
+    g: float,
+    nu: float,
+    eps: float,
+    rng: np.random.Generator,
+) -> Population:
+    """The :class:`Population` of the authors' types, λ₂ drawn in client order from ``rng``."""
+    pi = np.where(avail == 0, 0.5 + g, 0.5 - g)
+    lam = np.array(
+        [authors_lambda(int(s), float(p), nu, eps, rng) for s, p in zip(stab, pi, strict=True)]
+    )
+    labels = 2 * avail + (stab != 0)
+    pi, lam = check_two_state(pi, lam)
+    return Population(pi=pi, lambda2=lam, labels=labels)
+
+
 def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     r"""(π, λ₂) from a CSV with header columns ``pi`` and ``lambda2`` (others are ignored).
 

@@ -10,7 +10,7 @@ a config whose estimate exceeds the machine — before torch is imported or any 
 from typing import Any
 
 from fltheory.errors import InputError
-from fltheory.resources import require_memory
+from fltheory.resources import parse_bytes, require_memory
 
 #: Bytes per (seed, round, client) entry of the availability draw and trace.
 TRACE_BYTES = 33
@@ -71,9 +71,15 @@ def check_required_tables(raw: dict[str, Any], source: str) -> None:
 
 
 def check_config_size(raw: dict[str, Any]) -> None:
-    """Refuse a config whose (R, T, N) arrays would not fit in the available memory.
+    """Refuse a config whose (R, T, N) arrays would not fit in the available memory (or in
+    its ``memory_limit``).
 
     >>> check_config_size({"seeds": 2, "run": {"rounds": 4}, "problem": {"n_clients": 3}})
+    >>> check_config_size({"seeds": 2, "run": {"rounds": 4}, "problem": {"n_clients": 3},
+    ...                    "memory_limit": "100B"})
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: would need ~912 B for ...; the limit is 100 B (... available)
     >>> check_config_size({"seeds": 10**9, "run": {"rounds": 4}, "problem": {"n_clients": 3}})
     Traceback (most recent call last):
     ...
@@ -82,8 +88,10 @@ def check_config_size(raw: dict[str, Any]) -> None:
     seeds, rounds, clients, n_algorithms = config_size(raw)
     entries = seeds * rounds * clients
     needed = entries * (TRACE_BYTES + RECORD_BYTES * n_algorithms)
+    limit = raw.get("memory_limit")
     require_memory(
         needed,
         f"the availability trace and per-round records ({seeds:,} seeds × {rounds:,} rounds × "
         f"{clients:,} clients, {n_algorithms} algorithm(s))",
+        limit=None if limit is None else parse_bytes(limit, "memory_limit"),
     )

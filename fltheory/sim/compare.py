@@ -6,10 +6,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.rng import generator
 from fltheory.sim.availability import AvailabilityProcess
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.engine import Checkpoint, EngineState, Observer, run_vectorised
-from fltheory.sim.knowledge import Knowledge, bayesian_knowledge, oracle_knowledge
+from fltheory.sim.knowledge import (
+    Knowledge,
+    bayesian_knowledge,
+    oracle_knowledge,
+    warmed_knowledge,
+)
 from fltheory.sim.local_opt import EpochPlan, torch_default_init
 from fltheory.sim.problems import TensorProblem
 from fltheory.sim.reference import run_reference
@@ -27,6 +33,8 @@ class Setup:
     seed: int
     reps: int
     prior: tuple[float, float] = (1.0, 1.0)
+    #: t′: warm-up observations of each chain for the "warmed" estimator (Fig. 4).
+    warmup: int = 0
 
     def __post_init__(self) -> None:
         if self.process.n_clients != self.problem.n_clients:
@@ -56,6 +64,8 @@ class Setup:
         if spec.estimator not in self._knowledge:
             if spec.estimator == "oracle":
                 know = oracle_knowledge(self.process.pi, self.process.lambda2)
+            elif spec.estimator == "warmed":
+                know = warmed_knowledge(self.trace, self.warmup_trace(), self.prior)
             else:
                 know = bayesian_knowledge(self.trace, self.prior)
             self._knowledge[spec.estimator] = know
@@ -72,6 +82,14 @@ class Setup:
                 "does not define: use estimator = 'bayesian'"
             )
         return know
+
+    def warmup_trace(self) -> np.ndarray:
+        """(R, t′, N) observations of each repetition's chains before training, from the
+        stream seeded by ``generator(seed, "sim/knowledge/warmup")``."""
+        if self.warmup < 1:
+            raise InputError("estimator 'warmed' needs [run] warmup >= 1 observations")
+        seed = int(generator(self.seed, "sim/knowledge/warmup").integers(2**62))
+        return np.asarray(self.process.sample(seed, self.reps, self.warmup), dtype=bool)
 
     def run(
         self,

@@ -12,10 +12,13 @@ Generators (all randomness from ``generator(seed, "sim/data/...")``):
 """
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from fltheory.errors import InputError
+from fltheory.markov.population import Population
+from fltheory.markov.two_state import check_two_state
 from fltheory.rng import generator
 
 
@@ -61,6 +64,13 @@ class FederatedData:
         """Client index of every row."""
         return np.repeat(np.arange(counts.size), counts)
 
+    def split_validation(self, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        """(train rows, validation rows) of x_train: ``fraction`` of each client's samples,
+        seeded by (seed, "validation") (:func:`fltheory.sim.partitions.validation_split`)."""
+        from fltheory.sim.partitions import validation_split
+
+        return validation_split(self.train_counts, fraction, seed)
+
     def padded_indices(self) -> tuple[np.ndarray, np.ndarray]:
         """(N, n_max) local indices of every training sample (0-padded) and the 0/1 mask."""
         n_max = int(self.train_counts.max())
@@ -105,8 +115,12 @@ def synthetic_leaf(
     test_fraction: float = 0.1,
     min_samples: int = 50,
     max_samples: int | None = None,
+    rng_layout: Literal["fltheory", "authors"] = "fltheory",
 ) -> FederatedData:
     """LEAF Synthetic(γ, δ) (CA-Fed ToN Appendix G1; FedProx's generator).
+
+    ``rng_layout="authors"``: the authors' generator draw for draw (:func:`authors_leaf`; the
+    sizes of their seed-42 data set at seed 42); ``test_fraction`` is then theirs (floor split).
 
     For client k: μ_k ~ N(0, γ²), W_k (C × d) and b_k with entries ~ N(μ_k, 1); B_k ~ N(0, δ²),
     v_k ~ N(B_k, I); x ~ N(v_k, Σ) with Σ = diag(j^−1.2); y = argmax(W_k x + b_k). Sample
@@ -122,6 +136,13 @@ def synthetic_leaf(
     if n_clients < 1 or n_features < 1 or n_classes < 2 or min_samples < 2:
         raise InputError("need n_clients >= 1, n_features >= 1, n_classes >= 2, min_samples >= 2")
     _check_fraction(test_fraction)
+    if rng_layout == "authors":
+        return authors_leaf(
+            gamma, delta, n_clients, seed=seed, n_features=n_features, n_classes=n_classes,
+            max_samples=max_samples,
+        )[0]  # fmt: skip
+    if rng_layout != "fltheory":
+        raise InputError(f"rng_layout must be 'fltheory' or 'authors', got {rng_layout!r}")
     rng = generator(seed, "sim/data/synthetic-leaf")
     counts = rng.lognormal(4.0, 2.0, n_clients).astype(np.int64) + min_samples
     if max_samples is not None:
@@ -138,6 +159,67 @@ def synthetic_leaf(
         y = np.argmax(x @ W.T + b, axis=1)
         parts.append(_split(x, y, test_fraction))
     return _assemble(parts, n_classes)
+
+
+def authors_leaf(
+    gamma: float,
+    delta: float,
+    n_clients: int = 100,
+    *,
+    seed: int = 42,
+    n_features: int = 60,
+    n_classes: int = 10,
+    max_samples: int | None = None,
+    g: float = 0.4,
+    nu: float = 0.9,
+    deterministic_split: bool = False,
+) -> tuple[FederatedData, Population]:
+    """The authors' ``generate_synthetic_leaf`` (arodio/CA-Fed ``data/utils.py``, spec A.5) with
+    one ``np.random.default_rng(seed)`` consumed in their order: client types
+    (:func:`~fltheory.markov.population.authors_types`), n_k = ⌊LogNormal(4, 2)⌋ + 50, μ_k ~
+    N(0, γ), B_k ~ N(0, δ), every v_k, then per client W (d × C), b, x by
+    ``multivariate_normal`` (SVD), y = argmax(xW + b); then per client a shuffle, the floor
+    split ⌊0.9 n_k⌋ train / rest test and the client's λ₂ (a shifting client's draw comes
+    after its shuffle). Returns the data and the availability population drawn with it.
+    ``max_samples`` caps n_k (not the authors'; for quick runs).
+
+    >>> data, pop = authors_leaf(0.0, 0.0, 24, seed=42, n_features=60)
+    >>> int(data.train_counts.sum()), int(data.test_counts.sum()), int(data.train_counts.max())
+    (7157, 804, 3606)
+    """
+    from fltheory.markov.population import authors_lambda, authors_types
+
+    if gamma < 0 or delta < 0 or n_clients < 1 or n_features < 1 or n_classes < 2:
+        raise InputError("need gamma, delta >= 0, n_clients, n_features >= 1, n_classes >= 2")
+    rng = np.random.default_rng(seed)
+    avail, stab = authors_types(rng, n_clients, deterministic_split)
+    counts = rng.lognormal(4, 2, n_clients).astype(int) + 50
+    if max_samples is not None:
+        counts = np.minimum(counts, max(int(max_samples), 50))
+    mean_w = rng.normal(0, gamma, n_clients)
+    centers = rng.normal(0, delta, n_clients)
+    cov = np.diag(np.arange(1, n_features + 1, dtype=float) ** -1.2)
+    v = np.stack([rng.normal(centers[k], 1, n_features) for k in range(n_clients)])
+    xs, ys = [], []
+    for k in range(n_clients):
+        w = rng.normal(mean_w[k], 1, (n_features, n_classes))
+        b = rng.normal(mean_w[k], 1, n_classes)
+        x = rng.multivariate_normal(v[k], cov, int(counts[k]))
+        xs.append(x)
+        ys.append(np.argmax(x @ w + b, axis=1))
+    pi = np.where(avail == 0, 0.5 + g, 0.5 - g)
+    lam = np.empty(n_clients)
+    parts = []
+    for k in range(n_clients):
+        order = np.arange(int(counts[k]))
+        rng.shuffle(order)
+        x, y = xs[k][order], ys[k][order]
+        n_train = int(0.9 * counts[k])
+        parts.append((x[:n_train], y[:n_train], x[n_train:], y[n_train:]))
+        lam[k] = authors_lambda(int(stab[k]), float(pi[k]), nu, 0.01, rng)
+    pi, lam = check_two_state(pi, lam)
+    population = Population(pi=pi, lambda2=lam, labels=2 * avail + (stab != 0))
+    return _assemble(parts, n_classes), population
 
 
 def binary_synthetic(

@@ -36,9 +36,10 @@ import torch
 
 from fltheory.sim.algorithms.base import RoundInput, State
 from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
-from fltheory.sim.batches import BatchPlan
+from fltheory.sim.batches import BatchPlan, RoundBatches
 from fltheory.sim.knowledge import Knowledge
 from fltheory.sim.local_opt import EpochPlan, LocalRunner
+from fltheory.sim.loss_signal import signal_losses
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, ServerOptions, SimSettings
 
@@ -61,7 +62,7 @@ def server_step(
     return w, v
 
 
-def _local_runner(problem, idx_t: np.ndarray | None, lr: float, steps: int) -> LocalFn:
+def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) -> LocalFn:
     """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches."""
 
     def local(
@@ -77,17 +78,26 @@ def _local_runner(problem, idx_t: np.ndarray | None, lr: float, steps: int) -> L
     return local
 
 
+def _row_chunk(problem) -> int:
+    """(repetition, client) rows per chunk of :func:`_weighted_updates`: the problem's
+    ``update_rows()`` where it sizes them from a memory budget, else all rows at once."""
+    rows = getattr(problem, "update_rows", None)
+    return 2**62 if rows is None else rows()
+
+
 def _weighted_updates(
-    w: torch.Tensor, q: np.ndarray, local: LocalFn
+    w: torch.Tensor, q: np.ndarray, local: LocalFn, chunk: int = 2**62
 ) -> tuple[torch.Tensor, np.ndarray]:
-    """(Δ = Σ_k q_k Δ_k per repetition, rows with a participant) for a weight rule q (R, N)."""
+    """(Δ = Σ_k q_k Δ_k per repetition, rows with a participant) for a weight rule q (R, N);
+    the rows run in chunks of ``chunk`` (in order: the same sums)."""
     rr, kk = np.nonzero(q > 0)
     delta = torch.zeros_like(w)
-    if rr.size:
-        rr_t = torch.as_tensor(rr, device=w.device)
+    for s in range(0, rr.size, chunk):
+        r_c, k_c = rr[s : s + chunk], kk[s : s + chunk]
+        rr_t = torch.as_tensor(r_c, device=w.device)
         theta0 = w[rr_t]
-        theta = local(rr, kk, theta0)
-        qk = torch.as_tensor(q[rr, kk], device=w.device, dtype=w.dtype)
+        theta = local(r_c, k_c, theta0)
+        qk = torch.as_tensor(q[r_c, k_c], device=w.device, dtype=w.dtype)
         delta.index_add_(0, rr_t, (theta - theta0) * qk[:, None])
     return delta, np.bincount(rr, minlength=w.shape[0]) > 0
 
@@ -214,7 +224,10 @@ def run_vectorised(
         if alg.needs_losses:
             losses = np.full((reps, n), np.nan)
             rr, kk = np.nonzero(mask)
-            if rr.size:
+            signal = getattr(alg, "signal", None)
+            if signal is not None:  # a full-set signal (CA-Fed's loss_signal), spec C.5
+                losses = np.where(mask, signal_losses(problem, w, signal), np.nan)
+            elif rr.size:
                 first = None if idx_t is None else torch.as_tensor(idx_t[rr, 0, kk], device=device)
                 kk_t = torch.as_tensor(kk, device=device)
                 theta = w[torch.as_tensor(rr, device=device)]
@@ -225,7 +238,7 @@ def run_vectorised(
             delta, moved_rows, q, st.memory = stateful.step(inp, w, st.memory, local)
         else:
             q, st.state = alg.weights(inp, st.state)
-            delta, moved_rows = _weighted_updates(w, q, local)
+            delta, moved_rows = _weighted_updates(w, q, local, _row_chunk(problem))
         st.weights[:, t], st.included[:, t] = q, q > 0
         if moved_rows.any():
             w_next, v_next = server_step(w, st.v, delta, spec.server)

@@ -5,8 +5,12 @@ by the reference loop through autograd) and ``loss_grad`` for a batch of M param
 each with its own minibatch (the fast path). :class:`Model` supplies ``loss_grad`` through
 ``torch.func`` (vmap of grad), so a new model (a CNN, say) only writes ``sample_losses``; the
 linear models below override it with closed-form gradients, which the tests check against the
-``torch.func`` version. Every loss adds the ridge penalty (ridge/2)·‖θ‖² (weight decay ridge on
-all parameters, bias included), so F_k(θ) = mean_i ℓ(θ; ξ_i) + (ridge/2)‖θ‖².
+``torch.func`` version. ``local_sgd`` runs E plain SGD steps (eq. 2) on pre-gathered minibatches;
+the base class loops over ``loss_grad``, the linear models fuse each step into two batched
+matmuls on features carrying a trailing column of ones (``bias_column``), without the losses
+(summation order differs from ``loss_grad``'s, by rounding only). Every loss adds the ridge
+penalty (ridge/2)·‖θ‖² (weight decay ridge on all parameters, bias included),
+so F_k(θ) = mean_i ℓ(θ; ξ_i) + (ridge/2)‖θ‖².
 """
 
 import torch
@@ -20,6 +24,8 @@ class Model:
 
     n_params: int
     ridge: float
+    #: Whether :meth:`local_sgd` takes features with a trailing column of ones.
+    bias_column = False
 
     def sample_losses(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         """Per-sample losses (B,) of one parameter vector theta (P,), without the ridge term."""
@@ -77,6 +83,26 @@ class Model:
         grads, losses = vmap(grad_and_value(one))(theta, x, y, weight)
         return losses, grads
 
+    def local_sgd(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None,
+        lr: float,
+        steps: int,
+    ) -> torch.Tensor:
+        """M parameter vectors (M, P) after ``steps`` steps θ ← θ − lr·∇F_k(θ; B_j) (eq. 2).
+
+        Step j uses samples x[j] (M, B, ...) and labels y[j] (M, B); when x holds one entry
+        (full local batches, per-sample ``weight`` (M, B)) every step uses it.
+        """
+        for j in range(steps):
+            s = j if x.shape[0] > 1 else 0
+            _, g = self.loss_grad(theta, x[s], y[s], weight)
+            theta = theta - lr * g
+        return theta
+
 
 def _check_ridge(ridge: float) -> float:
     ridge = float(ridge)
@@ -90,6 +116,8 @@ class SoftmaxRegression(Model):
 
     ℓ(θ; x, y) = logsumexp(Wx + b) − (Wx + b)_y; ∇ = (softmax − e_y)·[x, 1]ᵀ.
     """
+
+    bias_column = True
 
     def __init__(self, n_features: int, n_classes: int, ridge: float = 1e-2) -> None:
         if n_features < 1 or n_classes < 2:
@@ -155,9 +183,39 @@ class SoftmaxRegression(Model):
         g = torch.cat([torch.bmm(resid, x), resid.sum(-1, keepdim=True)], dim=-1)
         return loss + self.penalty(theta), g.reshape(theta.shape) + self.ridge * theta
 
+    def local_sgd(self, theta, x, y, weight, lr, steps):
+        """Fused steps on x = [features, 1]: with Z = ΘXᵀ (M, C, B), R = softmax(Z) − e_y,
+        Θ ← (1 − lr·ridge)·Θ − lr·RX/B (weighted: R diag(weight) X), four kernels a step.
+
+        >>> import torch
+        >>> m = SoftmaxRegression(2, 3, ridge=0.1)
+        >>> th = torch.randn(4, m.n_params, dtype=torch.float64)
+        >>> x = torch.cat([torch.randn(2, 4, 5, 2, dtype=torch.float64),
+        ...                torch.ones(2, 4, 5, 1, dtype=torch.float64)], -1)
+        >>> y = torch.randint(0, 3, (2, 4, 5))
+        >>> slow = Model.local_sgd(m, th, x[..., :-1], y, None, 0.5, 2)
+        >>> torch.allclose(m.local_sgd(th, x, y, None, 0.5, 2), slow)
+        True
+        """
+        m, batch = theta.shape[0], y.shape[-1]
+        mat = theta.reshape(m, self.n_classes, -1).clone()
+        minus = torch.full((m, 1, batch), -1.0, dtype=theta.dtype, device=theta.device)
+        scale = -lr if weight is not None else -lr / batch
+        for j in range(steps):
+            s = j if x.shape[0] > 1 else 0
+            # (M, C, B): classes before samples, where softmax over classes is fast.
+            resid = torch.softmax(torch.bmm(mat, x[s].transpose(1, 2)), 1)
+            resid.scatter_add_(1, y[s][:, None, :], minus)
+            if weight is not None:
+                resid.mul_(weight[:, None, :])
+            mat.baddbmm_(resid, x[s], beta=1.0 - lr * self.ridge, alpha=scale)
+        return mat.view(theta.shape)
+
 
 class LogisticRegression(Model):
     """Binary logistic regression, labels in {0, 1}: θ = [w, b], ℓ = softplus(z) − y·z."""
+
+    bias_column = True
 
     def __init__(self, n_features: int, ridge: float = 1e-2) -> None:
         if n_features < 1:
@@ -195,3 +253,28 @@ class LogisticRegression(Model):
         resid = resid * weight
         g = torch.cat([torch.bmm(resid[:, None, :], x)[:, 0], resid.sum(-1, keepdim=True)], -1)
         return (nll * weight).sum(-1) + self.penalty(theta), g + self.ridge * theta
+
+    def local_sgd(self, theta, x, y, weight, lr, steps):
+        """Fused steps on x = [features, 1]: r = σ(Xθ) − y, θ ← (1 − lr·ridge)·θ − lr·Xᵀr/B.
+
+        >>> import torch
+        >>> m = LogisticRegression(3, ridge=0.1)
+        >>> th = torch.randn(4, m.n_params, dtype=torch.float64)
+        >>> x = torch.cat([torch.randn(2, 4, 5, 3, dtype=torch.float64),
+        ...                torch.ones(2, 4, 5, 1, dtype=torch.float64)], -1)
+        >>> y = torch.randint(0, 2, (2, 4, 5))
+        >>> slow = Model.local_sgd(m, th, x[..., :-1], y, None, 0.5, 2)
+        >>> torch.allclose(m.local_sgd(th, x, y, None, 0.5, 2), slow)
+        True
+        """
+        batch = y.shape[-1]
+        vec = theta.clone()[:, None, :]
+        labels = y.to(theta.dtype)[..., None]
+        scale = -lr if weight is not None else -lr / batch
+        for j in range(steps):
+            s = j if x.shape[0] > 1 else 0
+            resid = torch.sigmoid(torch.bmm(x[s], vec.transpose(1, 2))).sub_(labels[s])
+            if weight is not None:
+                resid.mul_(weight[..., None])
+            vec.baddbmm_(resid.transpose(1, 2), x[s], beta=1.0 - lr * self.ridge, alpha=scale)
+        return vec[:, 0]

@@ -13,6 +13,14 @@ to one. :func:`federate` cuts each class's shuffled samples at the cumulative sh
 * :func:`two_class_shares` — FedAR Section 6.1: "each client contains only two classes";
   client k holds classes k mod C and a second distinct class drawn at random, each class split
   equally among its holders.
+* :func:`two_class_balanced_shares` — the balanced reading of FedAR's split ("evenly
+  distributed"): every class is held by exactly h = 2N/C clients, each holding 1/h of it, so
+  clients of a data set with equal classes (CIFAR-10) get equal sizes.
+* :func:`cluster_label_maps` — CA-Fed INFOCOM's MNIST (public code): the clients fall into two
+  random clusters of equal size and **each** cluster swaps its own two label pairs, in train and
+  test labels alike (``federate(label_maps=...)``).
+* :func:`validation_split` — the rows of a 20 % (say) validation split of each client's training
+  set, seeded by (seed, "validation"); :func:`take_train` keeps the other rows.
 """
 
 import numpy as np
@@ -70,6 +78,108 @@ def two_class_shares(n_clients: int, n_classes: int, *, seed: int = 0) -> np.nda
     return holds / holders
 
 
+def two_class_balanced_shares(n_clients: int, n_classes: int, *, seed: int = 0) -> np.ndarray:
+    """(N, C) shares: each class in h = 2N/C slots, shuffled, slots (2k, 2k+1) to client k,
+    duplicate pairs repaired by swaps with other pairs; each holder gets 1/h of its classes.
+
+    >>> shares = two_class_balanced_shares(10, 5, seed=0)  # h = 4 holders per class
+    >>> (shares > 0).sum(axis=1).tolist(), (shares > 0).sum(axis=0).tolist()
+    ([2, 2, 2, 2, 2, 2, 2, 2, 2, 2], [4, 4, 4, 4, 4])
+    """
+    if n_classes < 3 or (2 * n_clients) % n_classes:
+        raise InputError(
+            f"a balanced two-classes split needs at least 3 classes and 2N divisible by C "
+            f"(N = {n_clients}, C = {n_classes})"
+        )
+    h = 2 * n_clients // n_classes
+    rng = generator(seed, "sim/partitions/two-classes-balanced")
+    slots = rng.permutation(np.repeat(np.arange(n_classes), h)).reshape(n_clients, 2)
+    for _ in range(100 * n_clients):
+        same = np.flatnonzero(slots[:, 0] == slots[:, 1])
+        if same.size == 0:
+            break
+        k = same[0]
+        other = int(rng.integers(2 * n_clients))
+        j, side = divmod(other, 2)
+        # Swap slot (k, 1) with slot (j, side) when that leaves both pairs distinct.
+        a, b = slots[k, 1], slots[j, side]
+        if j != k and b != slots[k, 0] and a != slots[j, 1 - side]:
+            slots[k, 1], slots[j, side] = b, a
+    else:  # pragma: no cover - 100·N random swaps always repair the pairs for C ≥ 3
+        raise InputError("could not repair the two-classes pairs")
+    shares = np.zeros((n_clients, n_classes))
+    np.add.at(shares, (np.repeat(np.arange(n_clients), 2), slots.ravel()), 1.0 / h)
+    return shares
+
+
+def cluster_label_maps(
+    n_clients: int, n_classes: int, *, seed: int = 0, pairs: int = 2, clusters: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
+    """(label maps (N, C), cluster of each client (N,)): the clients are dealt to ``clusters``
+    random clusters of equal size (±1) and cluster j swaps ``pairs`` disjoint label pairs of
+    its own, drawn from ``generator(seed, "sim/partitions/cluster-swap/j")``.
+
+    >>> maps, cluster = cluster_label_maps(4, 10, seed=0)
+    >>> sorted(np.bincount(cluster).tolist()), maps.shape
+    ([2, 2], (4, 10))
+    """
+    if clusters < 1 or clusters > n_clients:
+        raise InputError(f"cannot deal {n_clients} clients to {clusters} clusters")
+    order = generator(seed, "sim/partitions/cluster-assign").permutation(n_clients)
+    cluster = np.empty(n_clients, dtype=np.int64)
+    cluster[order] = np.arange(n_clients) % clusters
+    maps = np.empty((n_clients, n_classes), dtype=np.int64)
+    for j in range(clusters):
+        chosen = generator(seed, f"sim/partitions/cluster-swap/{j}").permutation(n_classes)
+        if 2 * pairs > n_classes:
+            raise InputError(f"cannot swap {pairs} disjoint pairs among {n_classes} classes")
+        mapping = np.arange(n_classes)
+        a, b = chosen[: 2 * pairs : 2], chosen[1 : 2 * pairs : 2]
+        mapping[a], mapping[b] = b, a
+        maps[cluster == j] = mapping
+    return maps, cluster
+
+
+def validation_split(
+    train_counts: np.ndarray, fraction: float, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(train rows, validation rows), sorted, of a ragged training set with ``train_counts``
+    samples per client: client k gives round(fraction·n_k) random rows (keeping at least one
+    for training) to validation, drawn from ``generator(seed, "validation")``.
+
+    >>> train, val = validation_split(np.array([5, 10]), 0.2, seed=0)
+    >>> len(train), len(val), bool(((val >= 5).sum(), (val < 5).sum()) == (2, 1))
+    (12, 3, True)
+    """
+    if not 0.0 <= fraction < 1.0:
+        raise InputError(f"the validation fraction must lie in [0, 1), got {fraction}")
+    counts = np.asarray(train_counts, dtype=np.int64)
+    rng = generator(seed, "validation")
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    val = []
+    for start, n in zip(starts, counts, strict=True):
+        k = min(round(fraction * float(n)), int(n) - 1)
+        val.append(start + rng.permutation(int(n))[:k])
+    val_rows = np.sort(np.concatenate(val)).astype(np.int64) if val else np.zeros(0, np.int64)
+    train_rows = np.setdiff1d(np.arange(int(counts.sum()), dtype=np.int64), val_rows)
+    return train_rows, val_rows
+
+
+def take_train(data: FederatedData, rows: np.ndarray) -> FederatedData:
+    """``data`` with only the training ``rows`` (sorted global indices) kept; test unchanged."""
+    rows = np.asarray(rows, dtype=np.int64)
+    owners = FederatedData.owners(data.train_counts)[rows]
+    return FederatedData(
+        x_train=data.x_train[rows],
+        y_train=data.y_train[rows],
+        train_counts=np.bincount(owners, minlength=data.n_clients).astype(np.int64),
+        x_test=data.x_test,
+        y_test=data.y_test,
+        test_counts=data.test_counts,
+        n_classes=data.n_classes,
+    )
+
+
 def split_counts(shares: np.ndarray, class_counts: np.ndarray) -> np.ndarray:
     """(N, C) sample counts: class c's n_c samples cut at ⌊n_c · cumulative share⌉."""
     cuts = np.rint(np.cumsum(shares, axis=0) * class_counts).astype(np.int64)
@@ -95,9 +205,11 @@ def federate(
     *,
     seed: int = 0,
     swap_clients: np.ndarray | None = None,
+    label_maps: np.ndarray | None = None,
 ) -> FederatedData:
     """Deal each class's shuffled train and test samples to the clients by ``shares``; the
-    clients in ``swap_clients`` (bool mask) see two label pairs swapped (INFOCOM setting)."""
+    clients in ``swap_clients`` (bool mask) see two label pairs swapped (INFOCOM setting), and
+    client k's labels y become ``label_maps[k, y]`` (N × C, e.g. :func:`cluster_label_maps`)."""
     n, c = shares.shape
     if c != images.n_classes or not np.allclose(shares.sum(axis=0), 1.0):
         raise InputError(f"shares must be ({n}, {images.n_classes}) with columns summing to 1")
@@ -105,6 +217,10 @@ def federate(
     swapped = np.zeros(n, dtype=bool) if swap_clients is None else np.asarray(swap_clients, bool)
     if swapped.shape != (n,):
         raise InputError(f"swap_clients must be {n} booleans")
+    if label_maps is not None:
+        label_maps = np.asarray(label_maps, dtype=np.int64)
+        if label_maps.shape != (n, c) or label_maps.min() < 0 or label_maps.max() >= c:
+            raise InputError(f"label_maps must be ({n}, {c}) labels in 0..{c - 1}")
     parts: list[list[np.ndarray]] = [[], [], [], []]
     for x, y, slot in ((images.x_train, images.y_train, 0), (images.x_test, images.y_test, 2)):
         by_class = [rng.permutation(np.flatnonzero(y == k)) for k in range(c)]
@@ -115,6 +231,8 @@ def federate(
             labels = y[rows]
             if swapped[k]:
                 labels = swap_labels(labels, c, seed=seed)[0]
+            if label_maps is not None:
+                labels = label_maps[k, labels]
             parts[slot].append(x[rows])
             parts[slot + 1].append(labels)
     train_counts = np.array([len(p) for p in parts[1]], dtype=np.int64)

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 from fltheory.errors import InputError
+from fltheory.resources import available_memory
 from fltheory.sim.data import FederatedData
 from fltheory.sim.models import Model
 
@@ -24,6 +25,14 @@ from fltheory.sim.models import Model
 MAX_FULL_BATCH_ENTRIES = 50_000_000
 #: Samples per chunk when evaluating global models (keeps the score block in cache).
 EVAL_CHUNK = 2048
+#: Share of the memory limit (default: the available memory) one chunk of local steps may use.
+LOCAL_FRACTION = 1 / 16
+#: Largest chunk of local steps in bytes of gathered features (more is no faster).
+MAX_LOCAL_BYTES = 256 * 2**20
+#: Chunks of rows are multiples of this many rows (when the budget allows that many): the SIMD
+#: loops of elementwise kernels (sigmoid, exp) then split a chunk's elements where they split
+#: the whole batch's, so chunking does not change a bit.
+ALIGN_ROWS = 64
 
 
 class TensorProblem(Protocol):
@@ -193,11 +202,18 @@ class DataProblem:
     dtype: torch.dtype = torch.float32
     #: Seed of the initial parameters of models that need a random start (CNNs).
     init_seed: int = 0
+    #: Bytes a run may use (None: the available memory); sizes the chunks of local steps.
+    memory_limit: int | None = None
 
     def __post_init__(self) -> None:
         d = self.data
         self.alpha = check_alpha(self.alpha, d.n_clients)
-        self._x = _tensor(d.x_train, self.device, self.dtype)
+        self._available = available_memory()
+        # Linear models step on [x, 1]: the features are stored once, with the column of ones.
+        width = d.n_features + int(self.model.bias_column)
+        self._x_local = torch.ones(d.x_train.shape[0], width, device=self.device, dtype=self.dtype)
+        self._x_local[:, : d.n_features] = torch.as_tensor(d.x_train)
+        self._x = self._x_local[:, : d.n_features]
         self._y = torch.as_tensor(d.y_train, device=self.device)
         self._offsets = torch.as_tensor(FederatedData.offsets(d.train_counts), device=self.device)
         owner = FederatedData.owners(d.train_counts)
@@ -226,8 +242,12 @@ class DataProblem:
         return self.data.train_counts
 
     @property
-    def local_minima(self) -> None:
-        return None
+    def local_minima(self) -> np.ndarray:
+        """F_k* = min of mean local loss + ridge term, by full-batch L-BFGS (computed once;
+        :func:`fltheory.sim.local_minima.exact_local_minima`)."""
+        from fltheory.sim.local_minima import local_minima
+
+        return local_minima(self, "oracle")
 
     def initial_params(self) -> np.ndarray:
         """w₀: the model's random start when it has one (CNNs), else zeros (convex models)."""
@@ -266,11 +286,60 @@ class DataProblem:
     def losses(self, theta, clients, idx=None):
         return self.model.batch_losses(theta, *self._gather(clients, idx))
 
+    @property
+    def local_bytes(self) -> int:
+        """Bytes one chunk of local steps may use: a share of the memory limit."""
+        limit = self._available if self.memory_limit is None else self.memory_limit
+        return int(min(MAX_LOCAL_BYTES, LOCAL_FRACTION * limit))
+
+    def _rows(self, row_bytes: int) -> int:
+        rows = self.local_bytes // row_bytes
+        return rows - rows % ALIGN_ROWS if rows >= ALIGN_ROWS else max(1, rows)
+
+    def local_rows(self, steps: int, batch: int) -> int:
+        """Rows (seed-client pairs) per chunk of local steps: their gathered features
+        (``steps`` × ``batch`` samples a row) fit in :attr:`local_bytes`."""
+        return self._rows(
+            steps * batch * (self._x_local.shape[1] + 1) * self._x_local.element_size()
+        )
+
+    def update_rows(self) -> int:
+        """Rows per chunk of the engine's local updates: four (rows, P) tensors (start, end,
+        weighted difference, index) fit in :attr:`local_bytes`."""
+        return self._rows(4 * self.n_params * self._x_local.element_size())
+
     def local_sgd(self, theta, clients, idx, lr: float, steps: int):
-        for j in range(steps):
-            _, g = self.loss_grad(theta, clients, None if idx is None else idx[j])
-            theta = theta - lr * g
-        return theta
+        """E local SGD steps (eq. 2) for M rows, in chunks of :meth:`local_rows` rows: each
+        chunk's minibatches for all steps are gathered at once and the model steps them
+        (:meth:`~fltheory.sim.models.Model.local_sgd`). Rows are independent, so the chunking
+        does not change the result."""
+        m = clients.numel()
+        if idx is None:
+            chunk = self.local_rows(1, int(self.data.train_counts.max()))
+        else:
+            chunk = self.local_rows(steps, idx.shape[-1])
+        if chunk >= m:
+            return self._local_chunk(theta, clients, idx, lr, steps)
+        out = torch.empty_like(theta)
+        for s in range(0, m, chunk):
+            part = None if idx is None else idx[:, s : s + chunk]
+            out[s : s + chunk] = self._local_chunk(
+                theta[s : s + chunk], clients[s : s + chunk], part, lr, steps
+            )
+        return out
+
+    def _local_chunk(self, theta, clients, idx, lr: float, steps: int):
+        weight = None
+        if idx is None:
+            full, weight = self._full_batch(clients)
+            idx = full[None]
+        # index_select, not advanced indexing: several times faster for these gathers.
+        start = self._offsets.index_select(0, clients)
+        rows = (start[None, :, None] + idx).reshape(-1)
+        x = self._x_local if self.model.bias_column else self._x
+        x = x.index_select(0, rows).view(*idx.shape, *x.shape[1:])
+        y = self._y.index_select(0, rows).view(idx.shape)
+        return self.model.local_sgd(theta, x, y, weight, lr, steps)
 
     def objective(self, w: torch.Tensor) -> torch.Tensor:
         """F(w) = Σ_i (α_k(i)/n_k(i)) ℓ(w; ξ_i) + (ridge/2)‖w‖², in chunks of samples."""

@@ -58,6 +58,8 @@ class AlgorithmContext:
     pi: np.ndarray
     #: the clients' local minima F_k* when the problem knows them (quadratics), else None.
     local_minima: np.ndarray | None = None
+    #: minima(kind): F_k* by kind ("oracle", "sklearn"), computed on demand (data problems).
+    minima: Callable[[str], np.ndarray] | None = None
 
 
 @dataclass(frozen=True)

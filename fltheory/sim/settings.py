@@ -68,7 +68,7 @@ class ServerOptions:
             raise InputError(f"diameter of W must be a positive number, got {self.diameter}")
 
 
-ESTIMATORS = ("oracle", "bayesian")
+ESTIMATORS = ("oracle", "bayesian", "warmed")
 
 
 @dataclass(frozen=True, eq=False)

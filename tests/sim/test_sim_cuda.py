@@ -19,6 +19,7 @@ PROBLEMS: dict[str, dict[str, Any]] = {
     "quadratic": {"kind": "fedpbc_quadratic", "n_clients": 6, "dim": 3},
     "softmax": {"kind": "digits", "n_clients": 6, "model": "softmax"},
     "cnn": {"kind": "digits", "n_clients": 6, "model": "cnn"},
+    "logistic": {"kind": "binary_synthetic", "n_clients": 6, "n_train": 20, "n_test": 5},
 }
 
 
@@ -53,6 +54,7 @@ def _numbers(value: Any, prefix: str = "") -> dict[str, float]:
 
 CASES = [(p, a) for p in ("quadratic", "softmax") for a in ALGORITHMS.names()]
 CASES += [("cnn", "fedavg"), ("cnn", "ca_fed"), ("cnn", "fedpbc")]
+CASES += [("logistic", "fedavg"), ("logistic", "fedpbc")]  # the fused logistic step
 
 
 @pytest.mark.parametrize(("problem", "algorithm"), CASES)

@@ -50,10 +50,19 @@ def test_the_documented_names_are_registered():
         "fashion_mnist",
         "mnist",
         "cifar10",
+        "svhn",
     }
-    assert set(MODELS.names()) == {"softmax", "logistic", "cnn", "lenet5"}
+    assert set(MODELS.names()) == {
+        "softmax",
+        "logistic",
+        "cnn",
+        "lenet5",
+        "cifar_cnn",
+        "resnet18",
+    }
     assert set(AVAILABILITY.names()) == {
         "ca_fed",
+        "ca_fed_authors",
         "two_state",
         "clients_csv",
         "clustered",

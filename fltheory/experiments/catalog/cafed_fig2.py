@@ -225,7 +225,7 @@ register(
         ),
         setups={
             "paper": _paper_setup(),
-            "authors": authors_setup(LEAF, "authors_population", "kappa_sweep"),
+            "authors": authors_setup(LEAF, "kappa_sweep"),
         },
         panels=(ACCURACY, Panel("exclusion", "group_exclusion", "left out, by client group")),
         judge=fig2a_judge,
@@ -258,7 +258,7 @@ register(
         ),
         setups={
             "paper": _paper_setup(),
-            "authors": authors_setup(LEAF, "authors_population", "kappa_sweep"),
+            "authors": authors_setup(LEAF, "kappa_sweep"),
         },
         panels=(ACCURACY,),
         judge=fig2b_judge,

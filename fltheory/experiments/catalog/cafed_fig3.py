@@ -195,8 +195,6 @@ register(
             ),
             "authors": authors_setup(
                 "authors' LEAF generator, seed 42",
-                "authors_population",
-                "authors_leaf_stream",
             ),
         },
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round, per level γ = δ"),),

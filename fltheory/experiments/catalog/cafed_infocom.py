@@ -350,7 +350,7 @@ def _authors(data: str, *extra: str) -> SetupSpec:
         "the public scripts (paper_experiments/synthetic, mnist): 2 local epochs, momentum 0.9, "
         "WD 1e-2, oracle π/λ, T = 150, seeds 12 123 1234 12345 57 1453 1927 1956 2011",
         data,
-        requires=(*AUTHORS_MECHANICS, "infocom_data", "f3ast_code_variant", *extra),
+        requires=(*AUTHORS_MECHANICS, "infocom_data", *extra),
     )
 
 

@@ -30,9 +30,6 @@ def infocom(section: str, figure: str, lines: str) -> Source:
 AUTHORS_MECHANICS = (
     "local_epochs",
     "local_momentum",
-    "true_local_minima",
-    "cafed_loss_signal",
-    "bias_const",
     "torch_default_init",
     "authors_logging",
 )

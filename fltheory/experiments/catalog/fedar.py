@@ -5,8 +5,9 @@ The runnable ``paper`` setups are a faithful reduction of the paper's own MNIST 
 appendix: logistic regression) on scikit-learn digits: softmax regression, K = 5 local steps of
 64, η = 0.1, weight decay 1e-3 (ridge), FedAR's p = 0.1 (AR:491-492), p_i evenly spaced on
 [p_min, 1] (AR:479-480), two classes per client (``two_classes``; the paper's balanced split is
-``two_classes_balanced``, missing). Scaffold is missing, so the comparisons leave it out; the
-CIFAR-10/SVHN setups list what they need. No public FedAR code was found.
+the partition ``two_classes_balanced``). Scaffold is missing, so the comparisons leave it out; the
+CIFAR-10/SVHN setups (data from --data-dir; models ``lenet5``, ``resnet18``) list what they
+need. No public FedAR code was found.
 
 >>> from fltheory.experiments.model import get
 >>> get("fedar:table3").status("paper")
@@ -38,9 +39,9 @@ from fltheory.experiments.model import (
 )
 from fltheory.experiments.stats import holm, paired_difference, trend
 
-AR_PAPER_NEEDS = ("two_classes_balanced", "lr_decay", "grid_search")
-CIFAR_NEEDS = ("cifar10", "scaffold", *AR_PAPER_NEEDS)
-SVHN_NEEDS = ("svhn_resnet18", "scaffold", *AR_PAPER_NEEDS)
+AR_PAPER_NEEDS = ("lr_decay", "grid_search")
+CIFAR_NEEDS = ("scaffold", *AR_PAPER_NEEDS)
+SVHN_NEEDS = ("scaffold", *AR_PAPER_NEEDS)
 BASELINES = ("mifa", "fedvarp", "fedavg_is", "fedavg_sampled")
 ALGORITHMS: dict[str, dict[str, Any]] = {
     "fedar": {"name": "fedar", "p": 0.1},
@@ -128,6 +129,7 @@ def _setups(quick: Any, *, cifar: tuple[str, ...] = CIFAR_NEEDS, svhn: bool = Tr
             "LeNet-5 on CIFAR-10, N = 100, balanced two-class split, all six algorithms",
             "CIFAR-10 from --data-dir",
             requires=cifar,
+            datasets=("cifar10",),
         ),
         "authors": SetupSpec("authors", AR_CODE, "—", requires=("fedar_authors_code",)),
     }
@@ -137,6 +139,7 @@ def _setups(quick: Any, *, cifar: tuple[str, ...] = CIFAR_NEEDS, svhn: bool = Tr
             "ResNet-18 on SVHN, N = 100, balanced two-class split, all six algorithms",
             "SVHN from --data-dir",
             requires=SVHN_NEEDS,
+            datasets=("svhn",),
         )
     return setups
 
@@ -464,7 +467,8 @@ T3_SETUPS["paper-cifar10"] = SetupSpec(
     "LeNet-5 on CIFAR-10, N = 100, p_min = 0.1, balanced two-class split, per-client accuracy on "
     "the test images of the client's classes, FedAvg-full on its own p ≡ 1 trace",
     "CIFAR-10 from --data-dir",
-    requires=("cifar10", "class_test_accuracy", *AR_PAPER_NEEDS),
+    requires=("class_test_accuracy", *AR_PAPER_NEEDS),
+    datasets=("cifar10",),
 )
 
 register(

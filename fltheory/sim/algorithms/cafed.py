@@ -5,8 +5,10 @@ Per round t, with losses F_k^(t) reported by the active clients:
    seen, the first active set initialises F̂ (clients not in it get the mean of its losses, as
    in the authors' code). Note: the paper's experiments say "β = 0" in the authors' code
    convention, where β weighs the OLD value; that is β = 1 here (F̂ = latest loss).
-2. F̂_k* = min_{s≤t} F̂_k^(s) (Section IV-B; ``fstar="running_min"``) or the true local minima
-   (``fstar="oracle"``, which the authors' code used); Γ̂' = max_k (F̂_k − F̂_k*), eq. (19).
+2. F̂_k* = min_{s≤t} F̂_k^(s) (Section IV-B; ``fstar="running_min"``), the exact local minima
+   (``fstar="oracle"``: min of mean loss + ridge by L-BFGS for data problems), or the authors'
+   sklearn fit (``fstar="sklearn"``, :mod:`fltheory.sim.local_minima`);
+   Γ̂' = max_k (F̂_k − F̂_k*), eq. (19).
 3. q = α/π̂ over all clients (line 5), then get() twice (lines 6–7): clients by decreasing λ̂
    (Guideline B), then by increasing π̂ (Guideline A). get() tries setting q_k = 0 one client
    at a time and keeps the change when ε̂ drops by at least τ, with eq. (20)
@@ -28,25 +30,30 @@ Audit against the paper and the authors' code (arodio/CA-Fed, ``clients_sampler.
   Section IV-A's prose "decreasing by more than τ" would be strict, the box and code are not);
   the code stops when a removal would zero every q, which is equivalent to our skip.
 - Bias factor: eqs. (16), (20) and lines 15/18 say 4κ̄²; the code multiplies d_TV²Γ̂' by its
-  ``bias_const`` with no 4, so its κ̄² = 1 is κ̄² = ¼ here. We follow the paper (4κ̄²).
-- F̂*: Section IV-B gives the running minimum; the code (and so the paper's figures) uses the
-  true local minima (sklearn log-loss fits, ``utils/utils.py:get_local_optimums``). Both are
-  offered; ``running_min`` stays the default as the paper's stated estimator.
-- Losses: the code evaluates every client's full validation loss and uses the active ones';
-  the paper (and our engine) use an active client's minibatch loss (Section IV-A).
+  ``bias_const`` with no 4, so its κ̄² = 1 is κ̄² = ¼ here. ``kappa2`` follows the paper (4κ̄²);
+  ``bias_const`` (exclusive with it) is the code's b.
+- F̂*: Section IV-B gives the running minimum; the code uses sklearn log-loss fits
+  (``utils/utils.py:get_local_optimums``): ``fstar="sklearn"``. ``running_min`` stays the
+  default as the paper's stated estimator.
+- Losses: the code evaluates every client's full "validation" loader (its test set, no ridge)
+  and uses the active ones' (``loss_signal="test"``, ``loss_ridge=false``); the paper (and our
+  default) use an active client's first-minibatch loss (Section IV-A); ``"train"`` and
+  ``"validation"`` (a seeded 20 % of the train data) are noise-free alternatives
+  (:mod:`fltheory.sim.loss_signal`).
 """
 
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from fltheory.config import Strict
 from fltheory.defaults import KAPPA2
 from fltheory.divergence import biased_importance
 from fltheory.errors import InputError
 from fltheory.sim.algorithms.base import Algorithm, RoundInput, State
+from fltheory.sim.loss_signal import LossSignal
 from fltheory.sim.registries import ALGORITHMS, AlgorithmContext
 from fltheory.sim.twins import RoundView, WeightTwin
 
@@ -163,6 +170,11 @@ class CAFed(Algorithm):
     tau: float = 0.0
     beta: float = 1.0
     fstar: np.ndarray | None = None
+    #: the losses F_k^(t): None = the engine's first-minibatch loss, else a full-set signal.
+    signal: LossSignal | None = None
+    #: the code's bias factor b of b·d_TV²·Γ̂' (no 4); when set it replaces 4κ̄² (κ̄² = b/4).
+    bias_const: float | None = None
+    fstar_kind: str = ""
     name: ClassVar[str] = "ca_fed"
     needs_losses: ClassVar[bool] = True
     needs_lambda2: ClassVar[bool] = True
@@ -180,51 +192,97 @@ class CAFed(Algorithm):
         else:
             fstar = np.broadcast_to(self.fstar, fhat.shape)
         q = cafed_weights(
-            inp.mask, inp.alpha, inp.pi, inp.lambda2, fhat - fstar, self.kappa2, self.tau
+            inp.mask, inp.alpha, inp.pi, inp.lambda2, fhat - fstar, self.effective_kappa2, self.tau
         )
         return q, {"fhat": fhat, "fstar": fstar, "seen": seen}
 
+    @property
+    def effective_kappa2(self) -> float:
+        """κ̄² of eq. (20): ``kappa2``, or ``bias_const``/4 (exact: a power-of-two scaling).
+
+        >>> CAFed(bias_const=1.0).effective_kappa2, CAFed(kappa2=2.0).effective_kappa2
+        (0.25, 2.0)
+        """
+        return self.kappa2 if self.bias_const is None else self.bias_const / 4.0
+
     def describe(self):
-        return {
+        out = {
             "name": self.name,
             "kappa2": self.kappa2,
             "tau": self.tau,
             "beta": self.beta,
-            "fstar": "running_min" if self.fstar is None else "oracle",
+            "fstar": self.fstar_kind or ("running_min" if self.fstar is None else "oracle"),
+            "loss_signal": "minibatch" if self.signal is None else self.signal.which,
         }
+        if self.bias_const is not None:
+            out["bias_const"] = self.bias_const
+        return out
 
 
 class CAFedParams(Strict):
-    """Parameters of :class:`CAFed`."""
+    """Parameters of :class:`CAFed`; ``kappa2`` and ``bias_const`` exclude each other.
 
-    kappa2: float = Field(KAPPA2, ge=0.0, description="bias weight κ̄² of ε̂, eq. (20)")
+    >>> CAFedParams(bias_const=1.0).kappa2 is None
+    True
+    >>> CAFedParams(kappa2=1.0, bias_const=1.0)
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for CAFedParams
+    ...
+    """
+
+    kappa2: float | None = Field(
+        None, ge=0.0, description=f"bias weight κ̄² of ε̂, eq. (20): 4κ̄²·d_TV²·Γ̂' (default {KAPPA2})"
+    )
+    bias_const: float | None = Field(
+        None,
+        ge=0.0,
+        description="the authors' code's bias factor b: b·d_TV²·Γ̂' (no 4); excludes kappa2",
+    )
     tau: float = Field(0.0, ge=0.0, description="get() keeps a removal when ε̂ drops by ≥ τ")
     beta: float = Field(1.0, gt=0.0, le=1.0, description="loss filter β of eq. (17) (1: latest)")
-    fstar: Literal["running_min", "oracle"] = Field(
-        "running_min", description="F̂*: running minimum of F̂, or the true local minima"
+    fstar: Literal["running_min", "oracle", "sklearn"] = Field(
+        "running_min",
+        description="F̂*: running minimum of F̂, the exact local minima (L-BFGS on mean loss + "
+        "ridge), or the authors' sklearn fit (unpenalised train log-loss, 0 for one class)",
     )
+    loss_signal: Literal["minibatch", "train", "validation", "test"] = Field(
+        "minibatch",
+        description="F_k^(t): first-minibatch loss (paper), full local train loss, a seeded 20 % "
+        "validation subset of the train data, or the full local test set (authors' code)",
+    )
+    loss_ridge: bool = Field(
+        True, description="add (ridge/2)‖w‖² to a full-set loss signal (authors' code: false)"
+    )
+
+    @model_validator(mode="after")
+    def _one_bias(self) -> "CAFedParams":
+        if self.kappa2 is not None and self.bias_const is not None:
+            raise ValueError("give kappa2 (4κ̄² convention) or bias_const (no 4), not both")
+        return self
 
 
 # --- the twin: Algorithm 1 with scalar loops -------------------------------------------------
 
 
-def _reference_error(q, alpha, gap, gamma, pi, kappa2):
-    """ε̂(q) of eq. (20) = Σ_k gap_k p_k + 4κ̄² d_TV(α, p)² Γ̂', p = π ⊙̃ q."""
+def _reference_error(q, alpha, gap, gamma, pi, bias):
+    """ε̂(q) of eq. (20) = Σ_k gap_k p_k + b·d_TV(α, p)² Γ̂', p = π ⊙̃ q, b = 4κ̄² or bias_const."""
     total = sum(pi[k] * q[k] for k in range(len(q)))
     p = [pi[k] * q[k] / total if total > 0 else 0.0 for k in range(len(q))]
     tv = 0.5 * sum(abs(alpha[k] - p[k]) for k in range(len(q)))
-    return sum(gap[k] * p[k] for k in range(len(q))) + 4.0 * kappa2 * tv * tv * gamma
+    return sum(gap[k] * p[k] for k in range(len(q))) + bias * tv * tv * gamma
 
 
 def _reference_get(q, order, alpha, gap, gamma, pi, alg):
     """get() (lines 13–21): try q_k = 0 in ``order``; keep it when ε̂ drops by ≥ τ."""
-    eps = _reference_error(q, alpha, gap, gamma, pi, alg.kappa2)
+    bias = 4.0 * alg.kappa2 if alg.bias_const is None else alg.bias_const
+    eps = _reference_error(q, alpha, gap, gamma, pi, bias)
     for k in order:
         trial = list(q)
         trial[k] = 0.0
         if sum(trial) == 0.0:
             continue
-        eps_trial = _reference_error(trial, alpha, gap, gamma, pi, alg.kappa2)
+        eps_trial = _reference_error(trial, alpha, gap, gamma, pi, bias)
         if eps - eps_trial >= alg.tau:
             q, eps = trial, eps_trial
     return q
@@ -238,6 +296,8 @@ def reference_cafed_start(alg: CAFed, alpha: list[float], pi0: list[float]) -> d
 def reference_cafed(alg: CAFed, view: RoundView, st: dict) -> dict[int, float]:
     """The twin of Algorithm 1: filter the losses (eq. 17), F̂*, q = α/π̂, get() by |λ̂|
     decreasing then by π̂ increasing, participants = active clients with q_k > 0."""
+    if alg.signal is not None:
+        raise InputError("the reference loop feeds minibatch losses: loss_signal needs the engine")
     n, active, losses = view.n, view.active, view.losses or {}
     if not active:
         return {}
@@ -270,8 +330,21 @@ def build_cafed(params: CAFedParams, ctx: AlgorithmContext) -> CAFed:
     0.5
     """
     fstar = None
-    if params.fstar == "oracle":
-        fstar = ctx.local_minima
+    if params.fstar != "running_min":
+        fstar = ctx.local_minima if params.fstar == "oracle" else None
+        if fstar is None and ctx.minima is not None:
+            fstar = ctx.minima(params.fstar)
         if fstar is None:
-            raise InputError("fstar = 'oracle' needs a problem with known local minima")
-    return CAFed(kappa2=params.kappa2, tau=params.tau, beta=params.beta, fstar=fstar)
+            raise InputError(f"fstar = '{params.fstar}' needs a problem with known local minima")
+    signal = None
+    if params.loss_signal != "minibatch":
+        signal = LossSignal(params.loss_signal, params.loss_ridge, ctx.seed)
+    return CAFed(
+        kappa2=KAPPA2 if params.kappa2 is None else params.kappa2,
+        tau=params.tau,
+        beta=params.beta,
+        fstar=fstar,
+        signal=signal,
+        bias_const=params.bias_const,
+        fstar_kind=params.fstar,
+    )

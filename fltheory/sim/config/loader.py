@@ -20,8 +20,10 @@ from fltheory.config import check_keys, load_toml, parse
 from fltheory.config.schema import table_name
 from fltheory.errors import FLTheoryError, InputError
 from fltheory.registry import Entry, Registry
+from fltheory.resources import parse_bytes
 from fltheory.sim.budget import check_config_size
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
+from fltheory.sim.local_minima import local_minima
 from fltheory.sim.registries import (
     ALGORITHMS,
     AVAILABILITY,
@@ -61,6 +63,8 @@ class SimConfig:
     specs: list[AlgorithmSpec]
     prior: tuple[float, float]
     raw: dict[str, Any]
+    #: t′ of the "warmed" estimator ([run] warmup).
+    warmup: int = 0
     groups: dict[str, np.ndarray] = field(default_factory=dict)
     #: every table with its defaults filled in (JSON types): what the run used, for provenance.
     resolved: dict[str, Any] = field(default_factory=dict)
@@ -74,6 +78,7 @@ def load_config(
     seeds: int | None = None,
     device: str | None = None,
     threads: int | None = None,
+    memory_limit: int | str | None = None,
 ) -> SimConfig:
     """Read and build a TOML configuration (keyword arguments override the file's values).
 
@@ -100,6 +105,7 @@ def load_config(
     path = Path(path)
     raw = load_toml(path)
     overrides = {"seeds": seeds, "device": device, "threads": threads}
+    overrides["memory_limit"] = memory_limit
     raw.update({key: value for key, value in overrides.items() if value is not None})
     return build(raw, base=path.parent, source=path)
 
@@ -143,13 +149,21 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     problem, groups = build_problem(
         top.problem, ProblemContext(top.seed, device, dtype), source, resolved["problem"]
     )
+    if top.memory_limit is not None and hasattr(problem, "memory_limit"):
+        problem.memory_limit = parse_bytes(top.memory_limit, "memory_limit")
     n = problem.n_clients
     process, process_groups = build_availability(
         top.availability, AvailabilityContext(n, top.seed, base), source, resolved["availability"]
     )
     settings = top.run.settings()
+    data_problem = getattr(problem, "data", None) is not None
     context = AlgorithmContext(
-        n, settings.rounds, top.seed, np.asarray(process.pi), problem.local_minima
+        n,
+        settings.rounds,
+        top.seed,
+        np.asarray(process.pi),
+        None if data_problem else problem.local_minima,
+        minima=partial(local_minima, problem),
     )
     specs = [
         build_algorithm(
@@ -173,6 +187,7 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         process=process,
         specs=specs,
         prior=(top.run.prior[0], top.run.prior[1]),
+        warmup=top.run.warmup,
         raw=raw,
         groups={**process_groups, **groups},
         resolved=resolved,

@@ -51,7 +51,9 @@ def run_config(
     (3, 1.0, 'fedavg')
     """
     with torch_threads(cfg.threads):
-        setup = Setup(cfg.problem, cfg.process, cfg.settings, cfg.seed, cfg.seeds, cfg.prior)
+        setup = Setup(
+            cfg.problem, cfg.process, cfg.settings, cfg.seed, cfg.seeds, cfg.prior, cfg.warmup
+        )
         runs: list[RunResult] = []
         done, current = ([], None) if checkpointer is None else checkpointer.load()
         rounds = cfg.settings.rounds

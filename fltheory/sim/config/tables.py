@@ -34,8 +34,10 @@ class AlgorithmDefaults(Strict):
     diameter: float | None = Field(
         None, ge=0.0, description="diameter of the ball W of eq. (3) (absent or 0: no projection)"
     )
-    estimator: Literal["oracle", "bayesian"] = Field(
-        "oracle", description="π, λ₂ known exactly, or estimated from the trace so far"
+    estimator: Literal["oracle", "bayesian", "warmed"] = Field(
+        "oracle",
+        description="π, λ₂ known exactly, estimated from the trace so far, or estimated with "
+        "priors warmed by [run] warmup observations of each chain (CA-Fed Fig. 4)",
     )
 
 
@@ -108,6 +110,13 @@ class RunTable(AlgorithmDefaults):
         max_length=2,
         description="Beta prior [a, b] (a, b > 0) of the estimates",
     )
+    warmup: int = Field(
+        0,
+        ge=0,
+        le=10**6,
+        description="t′: observations of each chain before training that "
+        "the 'warmed' estimator's priors hold",
+    )
 
     def settings(self) -> SimSettings:
         """The engine's :class:`~fltheory.sim.settings.SimSettings`."""
@@ -138,6 +147,11 @@ class SimFile(Strict):
     )
     dtype: Literal["float32", "float64"] = Field("float32", description="torch precision")
     threads: int = Field(1, ge=0, description="CPU threads for torch (0: torch's default)")
+    memory_limit: int | str | None = Field(
+        None,
+        description='bytes the run may use, e.g. "4GiB" (default: the available memory); '
+        "sizes the chunks of (seed, client) local steps",
+    )
     run: RunTable = Field(description="the [run] table")
     problem: dict[str, Any] = Field(description="[problem]: kind = a problem kind, its fields")
     availability: dict[str, Any] = Field(

@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import Field
 
 from fltheory.config import Strict
-from fltheory.markov.population import ca_fed_population, load_clients_csv
+from fltheory.markov.population import authors_population, ca_fed_population, load_clients_csv
 from fltheory.sim.availability import TwoStateChains
 from fltheory.sim.plugins.fields import PerClient, per_client
 from fltheory.sim.registries import AVAILABILITY, AvailabilityContext, Built
@@ -34,6 +34,68 @@ def build_ca_fed(params: CAFedPopulationParams, ctx: AvailabilityContext) -> Bui
     pop = ca_fed_population(
         ctx.n_clients, g=params.g, nu=params.nu, eps=params.eps, seed=ctx.seed, split=params.split
     )
+    groups = {name: pop.labels == i for i, name in enumerate(pop.group_names)}
+    return TwoStateChains(pop.pi, pop.lambda2), groups
+
+
+class LeafStream(Strict):
+    """The authors' LEAF data whose stream draws the population (spec A.5)."""
+
+    gamma: float = Field(ge=0.0, description="γ of the synthetic_leaf problem")
+    delta: float = Field(ge=0.0, description="δ of the synthetic_leaf problem")
+    n_features: int = Field(60, ge=1, description="features d of the problem")
+    n_classes: int = Field(10, ge=2, description="classes C of the problem")
+    max_samples: int = Field(0, ge=0, description="the problem's cap on samples (0: none)")
+
+
+class AuthorsPopulationParams(Strict):
+    """Parameters of :func:`~fltheory.markov.population.authors_population`."""
+
+    g: float = Field(0.4, description="availability offset: π = ½ ± g")
+    nu: float = Field(0.9, description="λ₂ of the stable (correlated) clients")
+    eps: float = Field(1e-2, description="shifting λ₂ ~ ½(N(0, ε²) + ε), clipped")
+    split: Literal["multinomial", "deterministic"] = Field(
+        "multinomial", description="types by a multinomial draw or the deterministic split"
+    )
+    leaf: LeafStream | None = Field(
+        None,
+        description="draw the types and λ₂ inside the authors' LEAF stream (same config seed as "
+        "a synthetic_leaf problem with rng_layout = 'authors'), as their generator does",
+    )
+
+
+@AVAILABILITY.register("ca_fed_authors", params=AuthorsPopulationParams)
+def build_ca_fed_authors(params: AuthorsPopulationParams, ctx: AvailabilityContext) -> Built:
+    """The CA-Fed authors' code's two-state population (spec C.8).
+
+    50 % available & shifting, 25 % unavailable & stable, 25 % unavailable & shifting
+    (arodio/CA-Fed ``JOINT_PROBABILITY_MATRIX``).
+
+    >>> process, groups = build_ca_fed_authors(
+    ...     AuthorsPopulationParams(split="deterministic"), AvailabilityContext(8, 0))
+    >>> sorted(process.pi.tolist()).count(0.9), int(groups["less available, correlated"].sum())
+    (4, 2)
+    """
+    if params.leaf is None:
+        pop = authors_population(
+            ctx.n_clients, params.g, params.nu, params.eps, ctx.seed, params.split
+        )
+    else:
+        from fltheory.sim.data import authors_leaf
+
+        leaf = params.leaf
+        _, pop = authors_leaf(
+            leaf.gamma,
+            leaf.delta,
+            ctx.n_clients,
+            seed=ctx.seed,
+            n_features=leaf.n_features,
+            n_classes=leaf.n_classes,
+            max_samples=leaf.max_samples or None,
+            g=params.g,
+            nu=params.nu,
+            deterministic_split=params.split == "deterministic",
+        )
     groups = {name: pop.labels == i for i, name in enumerate(pop.group_names)}
     return TwoStateChains(pop.pi, pop.lambda2), groups
 

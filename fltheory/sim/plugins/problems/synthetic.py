@@ -1,5 +1,7 @@
 """Synthetic classification problems: LEAF Synthetic(γ, δ) and the INFOCOM binary data set."""
 
+from typing import Literal
+
 from pydantic import Field
 
 from fltheory.config import Strict
@@ -21,6 +23,11 @@ class SyntheticLeafParams(Strict):
         0.1, ge=0.0, lt=1.0, description="share of each client's samples held out for testing"
     )
     max_samples: int = Field(0, ge=0, description="cap on the samples per client (0: no cap)")
+    rng_layout: Literal["fltheory", "authors"] = Field(
+        "fltheory",
+        description="random stream: fltheory's, or the authors' generator draw for draw (their "
+        "floor 90/10 split; test_fraction ignored)",
+    )
     model: str = Field("softmax", description=MODEL_DOC)
     alpha: DataAlpha = alpha_field("samples")
 
@@ -37,6 +44,7 @@ def build_synthetic_leaf(params: SyntheticLeafParams, ctx: ProblemContext) -> Bu
         n_classes=params.n_classes,
         test_fraction=params.test_fraction,
         max_samples=params.max_samples or None,
+        rng_layout=params.rng_layout,
     )
     assert ctx.model is not None
     model = ctx.model(ModelShape(data.n_features, data.n_classes))
