@@ -18,12 +18,16 @@ Writes ``ca_fed_fig1a.png``, ``ca_fed_fig1a.csv`` (curves) and ``ca_fed_fig1a_we
 
 import argparse
 import csv
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.sim.config import load_config, run_config
 

@@ -22,10 +22,14 @@ mc, mc_err; empty mc cells where no simulation was run) into ``--out``.
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.limits.aggregation import FEDAVG, Aggregation, bernoulli_limit
 from fltheory.limits.local import local_gain

@@ -20,10 +20,14 @@ Writes ``optimal_weights_tradeoff.png`` and ``.csv`` into ``--out`` (default fig
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.bounds.theorem2 import opt_bound_coefficients
 from fltheory.markov.population import GROUP_NAMES, ca_fed_population

@@ -14,11 +14,15 @@ rounds per curve) into ``--out``.
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 import torch
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.limits.aggregation import bernoulli_limit
 from fltheory.sim.algorithms import FedAvg

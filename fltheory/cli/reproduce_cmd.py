@@ -104,7 +104,7 @@ def _print_verdict(record: dict[str, Any], out: Path) -> None:
             Col("claim"),
             Col("paper"),
             Col("measured"),
-            Col("95 % CI"),
+            Col("CI"),
             Col("holds"),
             Col("role"),
         ],
