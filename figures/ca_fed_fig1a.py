@@ -67,6 +67,7 @@ def main() -> None:
     cfg = load_config(CONFIG, seeds=args.seeds, device="cpu", threads=1)
     cfg = replace(cfg, settings=replace(cfg.settings, rounds=args.rounds))
     start = time.perf_counter()
+    print(f"simulating {args.seeds} seeds × {args.rounds} rounds ...", file=sys.stderr, flush=True)
     _, runs = run_config(cfg)
     seconds = time.perf_counter() - start
     n = runs[0].weights.shape[2]
@@ -96,7 +97,9 @@ def main() -> None:
     for i, run in enumerate(runs):
         cum = cumulative_weights(run.weights, masks)
         total = sum(cum.values())
-        shares[run.label] = (cum, {g: v / total for g, v in cum.items()})
+        # No weight at all (possible in a few rounds): no share to plot.
+        share = {g: v / total if total > 0 else float("nan") for g, v in cum.items()}
+        shares[run.label] = (cum, share)
         ax_d.bar(
             x + (i - (len(runs) - 1) / 2) * width,
             [shares[run.label][1][g] for g in names],

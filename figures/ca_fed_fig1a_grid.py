@@ -86,6 +86,11 @@ def main() -> None:
     raw = load_toml(CONFIG)
     cfg = build(grid_config(raw, args.seed, args.seeds, args.rounds), CONFIG.parent, CONFIG)
     start = time.perf_counter()
+    print(
+        f"running the grid ({args.seeds} seeds × {args.rounds} rounds) ...",
+        file=sys.stderr,
+        flush=True,
+    )
     _, runs = run_config(cfg)
     rows = []
     for run in runs:

@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> None:
     problem = Problem14(setup.pi, setup.alpha, s, v, setup.Q, gamma=gamma, const=const, denom=denom)
     kappas = np.concatenate([[1.0], np.logspace(24, 36, args.points)])
     rows = []
-    for k2 in kappas:
+    for i, k2 in enumerate(kappas):
+        print(f"κ̄² {i + 1}/{len(kappas)}", file=sys.stderr, flush=True)
         res = problem.solve(1.0, float(k2))
         weights = group_weights(res.q, pop.labels, setup.Q)
         rows.append([float(k2), *weights, res.extras["eps_opt"], res.extras["eps_bias"]])
