@@ -80,8 +80,8 @@ def _print_report(report: ChainReport) -> None:
         n_states = f"e^{report.log_n_states:.6g}"
     rows = [
         ("method", report.method, "exact (sympy), dense (numpy) or structured"),
-        ("clients N", report.n_clients, ""),
-        ("states M", n_states, ""),
+        ("clients N", report.n_clients, "number of clients"),
+        ("states M", n_states, "joint availability states (2^N for two-state clients)"),
         ("slem λ̄₂(P)", report.slem, "second largest eigenvalue modulus (eq. 229)"),
         ("λ(P)", report.lam, "geometric mixing rate (λ̄₂ + 1)/2 (eq. 229)"),
         ("relaxation time", report.relaxation_time, "1/(1 − λ̄₂), rounds"),
@@ -97,10 +97,20 @@ def _print_report(report: ChainReport) -> None:
             ("empirical C_P", empirical, "sup_{t≥T_P} E(t)/λ(P)ᵗ"),
         ]
     else:
-        rows.append(("hitting time", report.hitting_time, "max_k 1/((1 − λ_k) π_k), Sec. V-B(d)"))
+        rows.append(
+            (
+                "hitting time",
+                report.hitting_time,
+                "hitting-time scale, rounds: max_k 1/((1 − λ_k) π_k), Sec. V-B(d)",
+            )
+        )
     bounds = report.mixing_time_bounds
     rows.append(
-        ("t_mix(ε) bounds", f"[{_fmt(bounds.lower)}, {_fmt(bounds.upper)}]", f"ε = {bounds.eps}")
+        (
+            "t_mix(ε) bounds",
+            f"[{_fmt(bounds.lower)}, {_fmt(bounds.upper)}]",
+            f"mixing time to within ε = {bounds.eps} in total variation, rounds",
+        )
     )
     out = console()
     print_table(
