@@ -2,8 +2,8 @@
 (issue 15): ``python DIR/SCRIPT.py`` from the repository root, with no PYTHONPATH and no
 installed package needed — the README's "Scripts" block is parsed, each documented command is
 run as written, with only size arguments appended (fewer repetitions, ``--out`` a temporary
-folder) so that the suite stays short. The validation scripts' results are checked in
-tests/test_scripts.py; here the point is the invocation itself.
+folder) so that the suite stays short. The validation scripts run the same way, with their
+results checked, in tests/test_scripts.py; here the point is the invocation itself.
 """
 
 import os
@@ -23,8 +23,8 @@ DOCUMENTED = [
     for line in README.splitlines()
     if re.match(rf"^python ({'|'.join(DIRS)})/\w+\.py", line)
 ]
-#: Size arguments per script (the documented command is run with these appended); the scripts
-#: not listed take their --quick flag (validation) or run as they are.
+#: Size arguments per script (the documented command is run with these appended); a script not
+#: listed runs as it is.
 SMALL = {
     "figures/theory_vs_simulation.py": "--reps 2",
     "figures/estimator_convergence.py": "--reps 2",
@@ -42,8 +42,6 @@ SLOW = {
     "figures/ca_fed_fig1a.py",
     "figures/ca_fed_fig1a_grid.py",
     "paper_checks/run_all.py",
-    "validation/bounds_vs_simulator.py",
-    "validation/limits_vs_simulator.py",
 }
 
 
@@ -57,10 +55,16 @@ def test_each_script_is_documented_exactly_once() -> None:
     assert documented == scripts
 
 
+def test_validation_scripts_run_as_documented_in_test_scripts() -> None:
+    source = (ROOT / "tests" / "test_scripts.py").read_text()
+    assert 'k != "PYTHONPATH"' in source and "cwd=ROOT" in source
+
+
 def _params() -> list:
     return [
         pytest.param(c, id=_script(c), marks=[pytest.mark.slow] if _script(c) in SLOW else [])
         for c in DOCUMENTED
+        if not _script(c).startswith("validation/")  # tests/test_scripts.py runs those
     ]
 
 
@@ -68,9 +72,7 @@ def _params() -> list:
 def test_script_runs_as_documented(command: str, tmp_path: Path) -> None:
     script = _script(command)
     args = shlex.split(command)[2:]
-    if script.startswith("validation/"):
-        args += ["--quick", "--json", str(tmp_path / "result.json")]
-    elif script.startswith("paper_checks/"):
+    if script.startswith("paper_checks/"):
         args += [*shlex.split(SMALL[script]), "--out", str(tmp_path / "check.json")]
     else:
         args += [*shlex.split(SMALL.get(script, "")), "--out", str(tmp_path)]
