@@ -92,6 +92,7 @@ def _register_commands() -> None:
         optimize_cmd,  # noqa: F401
         reproduce_cmd,  # noqa: F401
         simulate_cmd,  # noqa: F401
+        sweep_cmd,  # noqa: F401
     )
 
 

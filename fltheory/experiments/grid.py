@@ -238,14 +238,15 @@ def cached_grid_search(
     pairs = list(dict.fromkeys([*grid.pairs(), *extra]))
     points = [GridPoint(a, lr, slr) for a in algorithms for lr, slr in pairs]
     tables = objective.tables(points, tuning_seed(seed, purpose))
-    key = config_hash(
-        {
-            "tables": tables,
-            "repetitions": repetitions,
-            "criterion": "acc_end",
-            "device": _DEVICE.get(),
-        }
-    )
+    keyed: dict[str, Any] = {
+        "tables": tables,
+        "repetitions": repetitions,
+        "criterion": "acc_end",
+        "device": _DEVICE.get(),
+    }
+    if objective.metric is not None:
+        keyed["metric"] = objective.metric
+    key = config_hash(keyed)
     directory = _CACHE.get()
     path = None if directory is None else directory / f"{key[:16]}.json"
     if path is not None and path.is_file():
@@ -276,9 +277,12 @@ def cached_grid_search(
 class SimulatorObjective:
     """Scores grid points with the simulator: ``base`` is an ``fltheory simulate`` table whose
     algorithms (by name) are repeated at every point; all points share one comparison (data and
-    availability trace drawn once from the tuning seed, each point batched over repetitions)."""
+    availability trace drawn once from the tuning seed, each point batched over repetitions).
+    ``metric``: an extra metric of the run (e.g. FedPBC's ``accuracy_client_mean``) scored
+    instead of the server model's accuracy where the run records it."""
 
     base: Mapping[str, Any]
+    metric: str | None = None
 
     def tables(self, points: Sequence[GridPoint], seed: int) -> dict[str, Any]:
         by_name = {a["name"]: a for a in self.base["algorithms"]}
@@ -300,6 +304,9 @@ class SimulatorObjective:
         out = {}
         for p in points:
             run = by_label[p.label]
-            m = Measurements(np.asarray(run.eval_rounds), {p.label: np.asarray(run.accuracy)})
+            curve = run.accuracy
+            if self.metric is not None and self.metric in run.extra:
+                curve = run.extra[self.metric]
+            m = Measurements(np.asarray(run.eval_rounds), {p.label: np.asarray(curve)})
             out[p] = m.final(p.label)
         return out

@@ -128,13 +128,24 @@ class Source:
 @dataclass(frozen=True)
 class Panel:
     """One plotted panel. ``kind``: ``accuracy`` (test accuracy vs round, mean ± sd over seeds;
-    ``curve`` the same for another quantity, log-x, named by ``title``),
-    ``group_shares`` (share of cumulative weight per client group vs α's share) or
-    ``group_exclusion`` (rate at which active clients of each group are left out)."""
+    ``curve`` the same for another quantity, named by ``title``),
+    ``group_shares`` (share of cumulative weight per client group vs α's share),
+    ``group_exclusion`` (rate at which active clients of each group are left out), ``raster``
+    (CA-Fed's per-round decisions), ``grid`` (a learning-rate grid) or ``histogram`` (the
+    distribution over clients of a per-client value, pooled over seeds). ``xlabel``/``ylabel``
+    override the kind's axis labels and ``xscale``/``yscale`` ("linear" or "log") its scales.
+
+    >>> Panel("distance", "curve", "‖x − x*‖", ylabel="‖x − x*‖", yscale="log").yscale
+    'log'
+    """
 
     name: str
     kind: str
     title: str
+    xlabel: str | None = None
+    ylabel: str | None = None
+    xscale: str = "linear"
+    yscale: str = "linear"
 
 
 #: One comparison (``fltheory simulate`` tables) or a sweep of tagged comparisons.

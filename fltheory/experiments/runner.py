@@ -10,6 +10,7 @@ panel, ``verdict.json``, ``summary.md`` and the manifest with provenance.
 import csv
 import io
 import json
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -154,6 +155,8 @@ def panel_rows(panel: Panel, m: Measurements) -> list[list[Any]]:
                 end = acc[:, -1]
                 rows.append([*label.split("|"), f"{end.mean():.6f}", f"{end.std():.6f}", end.size])
         return rows
+    if panel.kind == "histogram":
+        return histogram_rows(getattr(m, "per_seed", {}))
     if panel.kind == "group_shares":
         rows = [["algorithm", "group", "share", "alpha_share"]]
         if m.alpha is None:
@@ -166,6 +169,29 @@ def panel_rows(panel: Panel, m: Measurements) -> list[list[Any]]:
                 rows.append([label, group, f"{share:.6f}", f"{a:.6f}"])
         return rows
     raise ValueError(f"unknown panel kind {panel.kind!r}")
+
+
+#: Bins of a ``histogram`` panel (values in %, as the per-client accuracies are).
+HISTOGRAM_BINS = np.linspace(0.0, 100.0, 21)
+
+
+def histogram_rows(per_seed: dict[str, np.ndarray]) -> list[list[Any]]:
+    """Rows of a ``histogram`` panel: per algorithm (a ``per_seed`` entry of shape (S, N)), the
+    density of its per-client values in each bin of :data:`HISTOGRAM_BINS`, pooled over seeds.
+
+    >>> rows = histogram_rows({"a": np.array([[2.0, 7.0], [12.0, 100.0]])})
+    >>> rows[0], rows[1], rows[-1][-1]
+    (['algorithm', 'bin_low', 'bin_high', 'density'], ['a', '0', '5', '0.050000'], '0.050000')
+    """
+    rows: list[list[Any]] = [["algorithm", "bin_low", "bin_high", "density"]]
+    for label, values in per_seed.items():
+        x = np.asarray(values, dtype=float)
+        if x.ndim != 2:
+            continue
+        counts, edges = np.histogram(x.ravel(), bins=HISTOGRAM_BINS, density=True)
+        for lo, hi, d in zip(edges[:-1], edges[1:], counts, strict=True):
+            rows.append([label, f"{lo:g}", f"{hi:g}", f"{d:.6f}"])
+    return rows
 
 
 def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
@@ -219,9 +245,14 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
         ax.set_xlabel("communication round t")
         ax.set_ylabel("test accuracy (α-weighted, mean ± sd over seeds)")
         if panel.kind == "curve":
-            ax.set_xscale("log")
-            ax.set_xlabel("observations t′")
             ax.set_ylabel(f"{panel.title} (mean ± sd over replications)")
+    elif panel.kind == "histogram":
+        for label in dict.fromkeys(r[0] for r in body):
+            pts = [r for r in body if r[0] == label]
+            mids = [(float(r[1]) + float(r[2])) / 2 for r in pts]
+            ax.step(mids, [float(r[3]) for r in pts], where="mid", label=label)
+        ax.set_xlabel("per-client test accuracy (%)")
+        ax.set_ylabel("density over clients (pooled over seeds)")
     else:
         labels = list(dict.fromkeys(r[0] for r in body))
         groups = list(dict.fromkeys(r[1] for r in body))
@@ -237,9 +268,15 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
         ax.set_xticks(x, [g.replace(", ", ",\n") for g in groups], fontsize=8)
         ax.set_ylabel(header[2].replace("_", " "))
     if panel.kind != "raster" and not (panel.kind == "grid" and body):
+        ax.set_xscale(panel.xscale)
+        ax.set_yscale(panel.yscale)
+        if panel.xlabel:
+            ax.set_xlabel(panel.xlabel)
+        if panel.ylabel:
+            ax.set_ylabel(panel.ylabel)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-        ax.set_title(title, fontsize=9)
+        ax.set_title("\n".join(textwrap.wrap(title, 95)), fontsize=9)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
     return buffer.getvalue()

@@ -5,7 +5,7 @@ A comparison runs its algorithms one after the other. In ``DIR/checkpoint/``:
 * ``run-<i>.npz`` — the records of algorithm i once it has finished (written once);
 * ``current.npz`` — the :class:`~fltheory.sim.engine.EngineState` of the algorithm running now
   after some round t: models, server momentum, the weight rule's state, per-client memory,
-  records so far, compute seconds.
+  local momentum buffers, records so far, compute seconds.
 
 The simulator's randomness is all drawn from generators keyed by (seed, purpose, repetition,
 block of rounds) (:mod:`fltheory.rng`): the availability trace, the minibatch plan and FedAvg(S)'s
@@ -99,6 +99,8 @@ def state_arrays(st: EngineState) -> dict[str, np.ndarray]:
         "weights": st.weights[:, : st.t],
         "included": st.included[:, : st.t],
     }
+    if st.local_buf is not None:
+        out["local_buf"] = _host(st.local_buf)
     for group, table in (("state", st.state), ("memory", st.memory or {})):
         for name, value in table.items():
             if isinstance(value, torch.Tensor):
@@ -157,6 +159,7 @@ def restore_state(
         extra=lists["extra"],
         models=lists["models"],
         seconds=float(arrays["seconds"]),
+        local_buf=tensor(arrays["local_buf"]) if "local_buf" in arrays else None,
     )
 
 

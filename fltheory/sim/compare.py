@@ -10,6 +10,7 @@ from fltheory.sim.availability import AvailabilityProcess
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.engine import Checkpoint, EngineState, Observer, run_vectorised
 from fltheory.sim.knowledge import Knowledge, bayesian_knowledge, oracle_knowledge
+from fltheory.sim.local_opt import EpochPlan, torch_default_init
 from fltheory.sim.problems import TensorProblem
 from fltheory.sim.reference import run_reference
 from fltheory.sim.results import RunResult
@@ -35,12 +36,20 @@ class Setup:
             )
         self.trace = self.process.sample(self.seed, self.reps, self.settings.rounds)
         counts = self.problem.train_counts
-        self.plan = None
-        if counts is not None and self.settings.batch_size > 0:
-            s = self.settings
+        s = self.settings
+        self.plan: BatchPlan | EpochPlan | None = None
+        if s.local_epochs:
+            if counts is None:
+                raise InputError("local_epochs needs a data problem (local samples to shuffle)")
+            self.plan = EpochPlan(self.seed, counts, s.local_epochs, s.batch_size, self.reps)
+        elif counts is not None and s.batch_size > 0:
             self.plan = BatchPlan(self.seed, counts, s.local_steps, s.batch_size, self.reps)
         init = getattr(self.problem, "initial_params", None)
-        self.w0 = np.zeros(self.problem.n_params) if init is None else init()
+        model = getattr(self.problem, "model", None)
+        if s.init == "torch_default" and not hasattr(model, "initial_params"):
+            self.w0 = torch_default_init(model, self.problem.n_params, self.seed)
+        else:  # CNNs' own random start is already torch's default
+            self.w0 = np.zeros(self.problem.n_params) if init is None else init()
         self._knowledge: dict[str, Knowledge] = {}
 
     def knowledge(self, spec: AlgorithmSpec) -> Knowledge:

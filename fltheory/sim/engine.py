@@ -17,6 +17,11 @@ server step; the server step itself and the evaluation are shared. FedPBC's clie
 evaluated as extra metrics (``RunResult.extra``); the final per-client test accuracies of the
 global model are recorded for data problems (``RunResult.client_accuracy``).
 
+With the authors' local mechanics (local epochs, local SGD momentum / weight decay: the
+``local_*`` settings) or an algorithm that corrects local gradients (SCAFFOLD), step 4 runs
+through :class:`fltheory.sim.local_opt.LocalRunner` instead of ``problem.local_sgd``; its (R, N, P)
+momentum buffers live in :attr:`EngineState.local_buf`, kept across rounds (and checkpoints).
+
 Per-client state lives in (R, N, ...) arrays owned by the algorithm; :mod:`fltheory.sim.reference`
 is the plain per-client loop the tests compare this engine against.
 """
@@ -33,6 +38,7 @@ from fltheory.sim.algorithms.base import RoundInput, State
 from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.knowledge import Knowledge
+from fltheory.sim.local_opt import EpochPlan, LocalRunner
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, ServerOptions, SimSettings
 
@@ -58,7 +64,10 @@ def server_step(
 def _local_runner(problem, idx_t: np.ndarray | None, lr: float, steps: int) -> LocalFn:
     """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches."""
 
-    def local(rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor) -> torch.Tensor:
+    def local(
+        rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor, correction: torch.Tensor | None = None
+    ) -> torch.Tensor:
+        assert correction is None, "gradient corrections run through fltheory.sim.local_opt"
         device = theta0.device
         idx = None
         if idx_t is not None:
@@ -128,6 +137,7 @@ class EngineState:
     extra: dict[str, list[torch.Tensor]]
     models: dict[str, list[torch.Tensor]]
     seconds: float = 0.0
+    local_buf: torch.Tensor | None = None
 
 
 #: checkpoint(state): called after every round with the live state (it decides whether to save).
@@ -167,7 +177,7 @@ def run_vectorised(
     spec: AlgorithmSpec,
     settings: SimSettings,
     knowledge: Knowledge,
-    plan: BatchPlan | None,
+    plan: BatchPlan | EpochPlan | None,
     w0: np.ndarray,
     progress: Progress | None = None,
     observe: Observer | None = None,
@@ -186,12 +196,20 @@ def run_vectorised(
     is_eval = np.zeros(rounds, dtype=bool)
     is_eval[evals] = True
     stateful = alg if isinstance(alg, MemoryAlgorithm) else None
+    opt = settings.optimiser
+    use_opt = opt.active or getattr(alg, "corrects_gradients", False)
+    if opt.momentum and st.local_buf is None:
+        st.local_buf = st.w.new_zeros((reps, n, st.w.shape[1]))
     for t in range(st.t, rounds):
         w = st.w
         mask = trace[:, t]
-        idx_t = None if plan is None else plan.round(t)
+        idx_t: Any = None if plan is None else plan.round(t)
         lr_t = spec.schedule.at(t)
-        local = _local_runner(problem, idx_t, lr_t, settings.local_steps)
+        local: LocalFn
+        if use_opt:
+            local = LocalRunner(problem, idx_t, lr_t, settings.local_steps, opt, st.local_buf)
+        else:
+            local = _local_runner(problem, idx_t, lr_t, settings.local_steps)
         losses = None
         if alg.needs_losses:
             losses = np.full((reps, n), np.nan)

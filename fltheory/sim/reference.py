@@ -11,6 +11,8 @@ tests check 1e-10).
 
 import math
 import time
+from functools import partial
+from typing import Any
 
 import numpy as np
 import torch
@@ -18,6 +20,7 @@ import torch
 from fltheory.errors import InputError
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.knowledge import Knowledge
+from fltheory.sim.local_opt import EpochPlan, ReferenceLocal
 from fltheory.sim.registries import ALGORITHMS
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, ServerOptions, SimSettings
@@ -81,7 +84,7 @@ def run_reference(
     spec: AlgorithmSpec,
     settings: SimSettings,
     knowledge: Knowledge,
-    plan: BatchPlan | None,
+    plan: BatchPlan | EpochPlan | None,
     w0: np.ndarray,
 ) -> RunResult:
     """The same run as :func:`fltheory.sim.engine.run_vectorised`, one client at a time."""
@@ -97,9 +100,12 @@ def run_reference(
     weights = np.zeros((reps, rounds, n), dtype=np.float32)
     final, client_acc = [], []
     to = {"device": problem.device, "dtype": problem.dtype}
+    opt = settings.optimiser
+    use_opt = opt.active or getattr(alg, "corrects_gradients", False)
     for r in range(reps):
         w = torch.as_tensor(w0, **to).clone()
         v = torch.zeros_like(w)
+        buffers = [torch.zeros_like(w) for _ in range(n)]  # local momentum, never reset
         st = twin.start(alg, alpha, [float(p) for p in knowledge.pi(0, reps)[r]], w)
         col = 0
         for t in range(rounds):
@@ -107,8 +113,12 @@ def run_reference(
             batches = None if plan is None else plan.rep_round(r, t)
             lr = spec.schedule.at(t)
 
-            def local(k, x, batches=batches, lr=lr):
-                return _local_model(problem, k, x, batches, lr, settings.local_steps)
+            local: Any
+            if use_opt:
+                local = ReferenceLocal(problem, batches, lr, settings.local_steps, opt, buffers)
+            else:
+                steps = settings.local_steps
+                local = partial(_local_model, problem, batches=batches, lr=lr, steps=steps)
 
             losses = {}
             if alg.needs_losses:

@@ -8,6 +8,7 @@ import numpy as np
 
 from fltheory.errors import InputError
 from fltheory.sim.algorithms.base import Algorithm
+from fltheory.sim.local_opt import INITS, LocalOptimiser
 
 #: η_t/η as a function of t0/(t0 + t) for each schedule.
 DECAYS: dict[str, Callable[[float], float]] = {
@@ -87,18 +88,40 @@ class AlgorithmSpec:
 
 @dataclass(frozen=True)
 class SimSettings:
-    """Rounds T, local steps E, minibatch size B (0: exact/full local gradients)."""
+    """Rounds T, local steps E, minibatch size B (0: exact/full local gradients), and the
+    authors' local mechanics (:mod:`fltheory.sim.local_opt`): ``local_epochs`` (> 0: shuffled
+    epochs instead of E steps), local SGD ``local_momentum`` / ``local_weight_decay`` with
+    persistent per-client buffers, and ``init`` ("default": the model's own w₀, zeros for the
+    linear models; "torch_default": ``nn.Linear``'s U(±1/√fan_in)).
+
+    >>> SimSettings(rounds=5, local_epochs=2, batch_size=32).optimiser
+    LocalOptimiser(epochs=2, momentum=0.0, weight_decay=0.0)
+    """
 
     rounds: int
     local_steps: int = 1
     batch_size: int = 0
     eval_every: int = 1
+    local_epochs: int = 0
+    local_momentum: float = 0.0
+    local_weight_decay: float = 0.0
+    init: str = "default"
 
     def __post_init__(self) -> None:
         if self.rounds < 1 or self.local_steps < 1 or self.eval_every < 1:
             raise InputError("rounds, local_steps and eval_every must be >= 1")
         if self.batch_size < 0:
             raise InputError(f"batch_size must be >= 0 (0: full batch), got {self.batch_size}")
+        if self.local_epochs and self.batch_size < 1:
+            raise InputError("local_epochs needs minibatches: give batch_size >= 1")
+        if self.init not in INITS:
+            raise InputError(f"unknown init '{self.init}' (choose from {INITS})")
+        _ = self.optimiser  # validates the local optimiser's values
+
+    @property
+    def optimiser(self) -> LocalOptimiser:
+        """The local optimiser (:mod:`fltheory.sim.local_opt`)."""
+        return LocalOptimiser(self.local_epochs, self.local_momentum, self.local_weight_decay)
 
     def eval_rounds(self) -> np.ndarray:
         """0-based rounds after which the model is evaluated (always the last one)."""

@@ -25,6 +25,7 @@ ISSUE13_IDS = (
 RUNNABLE = {
     ("fedpbc:fig2", "paper"): ("quick", "full"),
     ("fedpbc:fig3", "paper"): ("quick",),
+    ("fedpbc:fig3", "paper-tuned"): ("quick", "full"),
     ("fedar:fig1", "paper"): ("quick",),
     **{
         (f"fedar:{name}", "paper"): ("quick",)
@@ -68,9 +69,34 @@ def test_missing_pieces_are_listed():
     assert "scaffold" in get("fedar:fig2").setups["paper-cifar10"].requires
     assert "svhn_resnet18" in get("fedar:fig2").setups["paper-svhn"].requires
     assert "two_classes_balanced" in get("fedar:table3").setups["paper-cifar10"].requires
-    assert "fedar_cutoff_forms" in get("fedar:fig4").setups["paper-cifar10"].requires
+    assert "fedar_cutoff_forms" not in get("fedar:fig4").setups["paper-cifar10"].requires  # built
     assert "shapley_values" in get("fedar:fig1").setups["paper-cifar10"].requires
-    assert "grid_search" in get("fedpbc:fig3").setups["paper-tuned"].requires
+    assert not get("fedpbc:fig3").missing("paper-tuned", "quick")  # the grid search is built
+
+
+def test_fig3_tuned_config_gives_each_algorithm_its_rate():
+    from fltheory.experiments.catalog.fedpbc import FIG3_GRID, fig3_config
+
+    config = fig3_config(2, "quick", {"fedpbc": 0.05, "fedavg": 0.005})
+    rates = {a["label"]: a["lr"] for a in config["algorithms"]}  # type: ignore[union-attr]
+    assert rates == {"fedpbc": 0.05, "fedavg": 0.005}
+    assert set(rates.values()) <= set(FIG3_GRID)
+    default = fig3_config(1, "quick")
+    assert {a["lr"] for a in default["algorithms"]} == {0.001}  # type: ignore[union-attr]
+
+
+def test_simulator_objective_scores_the_named_extra_metric():
+    from fltheory.experiments.catalog.fedpbc import fig3_config
+    from fltheory.experiments.grid import GridPoint, SimulatorObjective
+
+    base = fig3_config(1, "quick")
+    base["run"] = {**base["run"], "rounds": 4, "eval_every": 2}  # type: ignore[dict-item]
+    points = [GridPoint("fedpbc", 0.01, 1.0), GridPoint("fedavg", 0.01, 1.0)]
+    plain = SimulatorObjective(base)(points, seed=5, repetitions=2)
+    mean = SimulatorObjective(base, metric="accuracy_client_mean")(points, seed=5, repetitions=2)
+    # FedAvg has no client mean: the server model's accuracy either way; FedPBC's x̄ differs.
+    np.testing.assert_array_equal(plain[points[1]], mean[points[1]])
+    assert not np.array_equal(plain[points[0]], mean[points[0]])
 
 
 def test_table3_numbers_are_the_papers():

@@ -297,3 +297,27 @@ def test_infocom_fig1_and_table1_judges_on_planted_runs():
     time_average, sd = table[1], table[2]
     assert time_average.holds and time_average.measured == pytest.approx(1.0, abs=0.6)
     assert sd.holds  # a fifth of the fluctuation, no extra noise: smaller second-half sd
+
+
+def test_histogram_panel_integrates_to_one_and_scales_apply():
+    import io
+
+    from matplotlib.image import imread
+
+    from fltheory.experiments.catalog.pbc_ar_common import SeedMeasurements
+    from fltheory.experiments.model import Panel
+    from fltheory.experiments.runner import HISTOGRAM_BINS, panel_png, panel_rows
+
+    rng = np.random.default_rng(4)
+    values = rng.uniform(0, 100, size=(3, 40))
+    m = SeedMeasurements(np.array([0]), {"a": np.zeros((3, 1))}, per_seed={"a": values})
+    rows = panel_rows(Panel("h", "histogram", "t"), m)
+    density = np.array([float(r[3]) for r in rows[1:]])
+    width = np.diff(HISTOGRAM_BINS)
+    assert density @ width == pytest.approx(1.0, abs=1e-4)  # 6-decimal density, pooled 120
+    # Independent count: the first bin holds the values below 5.
+    assert density[0] * 5.0 * values.size == pytest.approx((values < 5).sum(), abs=1e-3)
+    png = panel_png(Panel("h", "histogram", "t", yscale="log"), rows, "title")
+    assert imread(io.BytesIO(png)).shape[2] in (3, 4)
+    with pytest.raises(ValueError):
+        panel_png(Panel("h", "histogram", "t", yscale="cubic"), rows, "title")

@@ -8,10 +8,12 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fltheory.errors import InputError
 from fltheory.sim import algorithms as algs
 from fltheory.sim.algorithms.fedar import (
     contributing,
     cutoff,
+    cutoff_at,
     fedar_coefficients,
     fedar_psi,
     inactive_counter,
@@ -55,6 +57,29 @@ def test_fedar_counters_weights_and_count_on_a_hand_trace():
     assert fedar_psi(np.array([4]), 0.1, np.inf)[0] == pytest.approx(5**0.1, rel=1e-15)
     assert cutoff(9, 2.0) == pytest.approx(6.0) and cutoff(1, 2.0, t0=4.0) == pytest.approx(4.0)
     assert cutoff(5, None) == np.inf
+
+
+def test_fedar_linear_cutoff_is_t0_plus_t_over_b():
+    # Theorem 1's convex form: g(t) = t0 + t/b, with t/b exact in binary for b = 4.
+    alg = algs.FedAR(cutoff_form="linear", cutoff_b=4.0, cutoff_t0=2.0)
+    assert [cutoff_at(alg, t) for t in (1, 4, 10)] == [2.25, 3.0, 4.5]
+    ceil = algs.FedAR(cutoff_form="linear", cutoff_b=4.0, cutoff_t0=2.0, cutoff_ceil=True)
+    assert [cutoff_at(ceil, t) for t in (1, 4, 10)] == [3.0, 3.0, 5.0]
+    assert cutoff_at(algs.FedAR(cutoff_form="linear"), 7) == np.inf  # b None: no cut-off
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"cutoff_form": "linear", "cutoff_b": 2.0},  # Theorem 1 needs b > 2
+        {"cutoff_form": "linear", "cutoff_scale": 1.0},  # c belongs to the sqrt form
+        {"cutoff_form": "sqrt", "cutoff_b": 3.0},  # b belongs to the linear form
+        {"cutoff_form": "cubic"},
+    ],
+)
+def test_fedar_refuses_inconsistent_cutoffs(kwargs):
+    with pytest.raises(InputError):
+        algs.FedAR(**kwargs)
 
 
 def test_fedar_nobody_seen_gives_no_step():

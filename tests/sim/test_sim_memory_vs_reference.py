@@ -27,6 +27,8 @@ ALGORITHMS = [
     algs.FedPBC(compute="active"),
     algs.FedAR(),
     algs.FedAR(p=0.5, cutoff_scale=0.8),
+    algs.FedAR(p=0.3, cutoff_form="linear", cutoff_b=2.5, cutoff_t0=0.5),
+    algs.FedAR(p=0.3, cutoff_form="linear", cutoff_b=3.0, cutoff_t0=0.5, cutoff_ceil=True),
     algs.MIFA(),
     algs.MIFA(wait_all=True),
     algs.FedVARP(),

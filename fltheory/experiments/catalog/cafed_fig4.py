@@ -178,7 +178,15 @@ register(
                 },
             ),
         },
-        panels=(Panel("error", "curve", "mean absolute estimation error"),),
+        panels=(
+            Panel(
+                "error",
+                "curve",
+                "mean absolute estimation error",
+                xlabel="prior observations t′",
+                xscale="log",
+            ),
+        ),
         judge=fig4a_judge,
         seeds={"quick": 20, "full": 100},
     )

@@ -36,6 +36,33 @@ AUTHORS_MECHANICS = (
     "torch_default_init",
     "authors_logging",
 )
+#: The ``[run]`` keys of the public code's local and server mechanics the simulator has (spec
+#: B.0.3, C.1, C.2, C.16): 2 local epochs of minibatches of 32, local and server SGD momentum 0.9
+#: with weight decay 1e-2 (persistent client buffers), nn.Linear's default initialisation. The
+#: code's loss has no ridge term: pair with ``ridge = 0`` in ``[problem]``.
+AUTHORS_RUN: dict[str, Any] = {
+    "local_epochs": 2,
+    "batch_size": 32,
+    "local_momentum": 0.9,
+    "local_weight_decay": 1e-2,
+    "momentum": 0.9,
+    "weight_decay": 1e-2,
+    "init": "torch_default",
+}
+
+
+def authors_run(run: dict[str, Any], **overrides: Any) -> dict[str, Any]:
+    """A ``[run]`` table with the authors' mechanics (:data:`AUTHORS_RUN`) laid over it
+    (``local_steps`` dropped: epochs replace it), then ``overrides``.
+
+    >>> run = authors_run({"rounds": 200, "local_steps": 2, "batch_size": 32}, batch_size=64)
+    >>> run["local_epochs"], run["batch_size"], "local_steps" in run
+    (2, 64, False)
+    """
+    base = {k: v for k, v in run.items() if k != "local_steps"}
+    return {**base, **AUTHORS_RUN, **overrides}
+
+
 AUTHORS_NOTE = (
     "arodio/CA-Fed (e673587) is the INFOCOM code: it has no script for any ToN experiment, so "
     "for ToN IDs this setup is an extrapolation of the public code's mechanics to ToN parameters"

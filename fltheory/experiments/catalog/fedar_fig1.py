@@ -242,7 +242,16 @@ register(
             ),
             "authors": SetupSpec("authors", AR_CODE, "—", requires=("fedar_authors_code",)),
         },
-        panels=(Panel("shapley", "curve", "φ (accuracy points) vs staleness τ (x = τ + 1)"),),
+        panels=(
+            Panel(
+                "shapley",
+                "curve",
+                "φ (accuracy points) vs staleness τ (x = τ + 1)",
+                xlabel="staleness τ + 1 (rounds)",
+                xscale="log",
+                ylabel="Shapley value φ (accuracy points)",
+            ),
+        ),
         judge=fig1_judge,
         seeds={"quick": 8, "full": 10},
         notes="The data split, model and v(∅) are not stated; the spec's reading is registered.",

@@ -10,13 +10,19 @@ the minus in eq. 7); here Δ_i = w_i^{t,K} − w_t = −G_i, so Δ = (1/N_t) Σ_
 w ← w + η̄Δ with server learning rate η̄ (1 in the paper). Eq. (6) prints min([τ + 1]^p, 2) with
 the exponent p of Section 6 (p = 0.1). Following Algorithm 1 (line 3, the set E of clients seen
 so far) and the brief, clients never seen do not count in N_t (their G_i is 0 anyway); N_t counts
-the seen clients with ψ > 0. The cut-off g(t) is given in Section 5 only up to constants (garbled,
-∝ max(√t, √T₀)); we take g(t) = c·max(√t, √t₀) with t the 1-based round, or no cut-off (c=None).
+the seen clients with ψ > 0. The cut-off g(t) (t the 1-based round) comes in the two forms the
+paper gives, each only up to garbled constants:
+
+* ``"sqrt"`` (Theorem 2, non-convex, AR:448, printed ∝ max(√t, √t₀)): g(t) = c·max(√t, √t₀);
+* ``"linear"`` (Theorem 1, convex, AR:400-401, printed "t₀ + §t" with b > 2, read as t/b):
+  g(t) = t₀ + t/b, or t₀ + ⌈t/b⌉ with ``ceil`` (the claims inventory's reading);
+
+or no cut-off (g = ∞) when the form's constant (c, resp. b) is None.
 """
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import numpy as np
 import torch
@@ -36,6 +42,9 @@ from fltheory.sim.algorithms.memory import (
 from fltheory.sim.registries import ALGORITHMS, AlgorithmContext
 from fltheory.sim.twins import LocalStep, RoundView, State, Twin
 
+#: The two forms of the cut-off g(t) (module doc).
+CUTOFF_FORMS = ("sqrt", "linear")
+
 
 def inactive_counter(tau: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Eq. (5): 0 for active clients, τ + 1 for the others."""
@@ -43,8 +52,31 @@ def inactive_counter(tau: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def cutoff(t: int, scale: float | None, t0: float = 1.0) -> float:
-    """g(t) = scale·max(√t, √t₀) for the 1-based round t (math.inf when scale is None)."""
+    """g(t) = scale·max(√t, √t₀) for the 1-based round t (math.inf when scale is None).
+
+    >>> cutoff(16, 2.0), cutoff(1, 1.0, t0=4.0), cutoff(5, None)
+    (8.0, 2.0, inf)
+    """
     return math.inf if scale is None else scale * math.sqrt(max(t, t0))
+
+
+def linear_cutoff(t: int, b: float | None, t0: float = 1.0, ceil: bool = False) -> float:
+    """g(t) = t₀ + t/b (or t₀ + ⌈t/b⌉) for the 1-based round t, Theorem 1's convex form
+    (math.inf when b is None).
+
+    >>> linear_cutoff(10, 4.0, t0=1.0), linear_cutoff(10, 4.0, t0=1.0, ceil=True)
+    (3.5, 4.0)
+    """
+    if b is None:
+        return math.inf
+    return t0 + (math.ceil(t / b) if ceil else t / b)
+
+
+def cutoff_at(alg: "FedAR", t: int) -> float:
+    """The cut-off g(t) of ``alg`` at the 1-based round t, in its form (see the module doc)."""
+    if alg.cutoff_form == "linear":
+        return linear_cutoff(t, alg.cutoff_b, alg.cutoff_t0, alg.cutoff_ceil)
+    return cutoff(t, alg.cutoff_scale, alg.cutoff_t0)
 
 
 def fedar_psi(tau: np.ndarray, p: float, g: float) -> np.ndarray:
@@ -67,7 +99,8 @@ def fedar_coefficients(psi: np.ndarray, seen: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FedAR(MemoryAlgorithm):
-    """FedAR with exponent ``p`` (eq. 6) and cut-off g(t) = ``cutoff_scale``·max(√t, √t0).
+    """FedAR with exponent ``p`` (eq. 6) and cut-off g(t): ``cutoff_scale``·max(√t, √t0)
+    (form ``"sqrt"``) or ``cutoff_t0`` + t/``cutoff_b`` (form ``"linear"``).
 
     >>> import torch
     >>> inp = RoundInput(0, np.array([[True, False]]), np.full(2, 0.5), np.full((1, 2), 0.5))
@@ -82,6 +115,9 @@ class FedAR(MemoryAlgorithm):
     p: float = 0.1
     cutoff_scale: float | None = None
     cutoff_t0: float = 1.0
+    cutoff_form: str = "sqrt"
+    cutoff_b: float | None = None
+    cutoff_ceil: bool = False
     name: ClassVar[str] = "fedar"
 
     def __post_init__(self) -> None:
@@ -89,6 +125,14 @@ class FedAR(MemoryAlgorithm):
             raise InputError(f"FedAR exponent p must lie in [0, 1], got {self.p}")
         if self.cutoff_scale is not None and not self.cutoff_scale > 0:
             raise InputError(f"FedAR cut-off scale must be positive, got {self.cutoff_scale}")
+        if self.cutoff_form not in CUTOFF_FORMS:
+            raise InputError(f"FedAR cut-off form must be one of {CUTOFF_FORMS}")
+        if self.cutoff_b is not None and not self.cutoff_b > 2:
+            raise InputError(f"FedAR cut-off b must exceed 2 (Theorem 1), got {self.cutoff_b}")
+        other = self.cutoff_scale if self.cutoff_form == "linear" else self.cutoff_b
+        if other is not None:
+            unused = "cutoff_scale" if self.cutoff_form == "linear" else "cutoff_b"
+            raise InputError(f"FedAR {unused} does not apply to the {self.cutoff_form!r} cut-off")
 
     def init_memory(self, reps, n, w0):
         return {
@@ -102,13 +146,16 @@ class FedAR(MemoryAlgorithm):
         table = store_updates(memory["table"], rr, kk, upd)
         tau = inactive_counter(memory["tau"], inp.mask)
         seen = memory["seen"] | inp.mask
-        psi = fedar_psi(tau, self.p, cutoff(inp.t + 1, self.cutoff_scale, self.cutoff_t0))
+        psi = fedar_psi(tau, self.p, cutoff_at(self, inp.t + 1))
         coef = fedar_coefficients(psi, seen)
         delta = weighted_table_sum(table, coef)
         return delta, coef.any(axis=1), coef, {"table": table, "tau": tau, "seen": seen}
 
     def describe(self):
-        return {"name": self.name, "p": self.p, "cutoff_scale": self.cutoff_scale}
+        out = {"name": self.name, "p": self.p, "cutoff_form": self.cutoff_form}
+        if self.cutoff_form == "linear":
+            return {**out, "cutoff_b": self.cutoff_b, "cutoff_t0": self.cutoff_t0}
+        return {**out, "cutoff_scale": self.cutoff_scale, "cutoff_t0": self.cutoff_t0}
 
 
 class FedARParams(Strict):
@@ -121,6 +168,14 @@ class FedARParams(Strict):
         None, gt=0.0, description="c of the cut-off g(t) = c·max(√t, √t₀) (default: no cut-off)"
     )
     cutoff_t0: float = Field(1.0, gt=0.0, description="t₀ of the cut-off g(t)")
+    cutoff_form: Literal["sqrt", "linear"] = Field(
+        "sqrt",
+        description="g(t) = c·max(√t, √t₀) (Theorem 2, non-convex) or t₀ + t/b (Theorem 1, convex)",
+    )
+    cutoff_b: float | None = Field(
+        None, gt=2.0, description="b of the linear cut-off g(t) = t₀ + t/b (default: no cut-off)"
+    )
+    cutoff_ceil: bool = Field(False, description="linear cut-off with ⌈t/b⌉ instead of t/b")
 
 
 class FedARTwin(Twin):
@@ -140,9 +195,14 @@ class FedARTwin(Twin):
                 st["tau"][k] = 0
             else:
                 st["tau"][k] += 1
+        t = view.t + 1
         g = math.inf
-        if alg.cutoff_scale is not None:
-            g = alg.cutoff_scale * math.sqrt(max(view.t + 1, alg.cutoff_t0))
+        if alg.cutoff_form == "sqrt" and alg.cutoff_scale is not None:
+            g = alg.cutoff_scale * math.sqrt(max(t, alg.cutoff_t0))
+        elif alg.cutoff_form == "linear" and alg.cutoff_b is not None:
+            g = alg.cutoff_t0 + (
+                math.ceil(t / alg.cutoff_b) if alg.cutoff_ceil else t / alg.cutoff_b
+            )
         psi = {}
         for k in range(view.n):
             if st["seen"][k] and st["tau"][k] <= g:
@@ -157,7 +217,16 @@ class FedARTwin(Twin):
 def build_fedar(params: FedARParams, ctx: AlgorithmContext) -> FedAR:
     """FedAR: stale updates rectified by ψ(τ) (FedAR paper, Algorithm 1).
 
-    >>> build_fedar(FedARParams(p=0.5), AlgorithmContext(2, 1, 0, None))
-    FedAR(p=0.5, cutoff_scale=None, cutoff_t0=1.0)
+    >>> alg = build_fedar(FedARParams(p=0.5, cutoff_form="linear", cutoff_b=4.0),
+    ...                   AlgorithmContext(2, 1, 0, None))
+    >>> alg.p, alg.cutoff_form, cutoff_at(alg, 10)
+    (0.5, 'linear', 3.5)
     """
-    return FedAR(p=params.p, cutoff_scale=params.cutoff_scale, cutoff_t0=params.cutoff_t0)
+    return FedAR(
+        p=params.p,
+        cutoff_scale=params.cutoff_scale,
+        cutoff_t0=params.cutoff_t0,
+        cutoff_form=params.cutoff_form,
+        cutoff_b=params.cutoff_b,
+        cutoff_ceil=params.cutoff_ceil,
+    )

@@ -21,9 +21,14 @@ from fltheory.sim.algorithms.base import Algorithm, RoundInput
 
 #: (R, N, P) tensors and (R, N) numpy arrays by name.
 Memory = dict[str, Any]
-#: local(rr, kk, theta0) → models after E local steps of clients kk (M,) of repetitions rr (M,)
-#: started from theta0 (M, P).
-LocalFn = Callable[[np.ndarray, np.ndarray, torch.Tensor], torch.Tensor]
+
+
+#: local(rr, kk, theta0, correction=None) → models after the round's local work of clients kk (M,)
+#: of repetitions rr (M,) started from theta0 (M, P). ``correction`` (M, P) is added to every local
+#: gradient (SCAFFOLD's c − c_i): only :class:`fltheory.sim.local_opt.LocalRunner` accepts one
+#: (it also gives each pair's K·η through ``work(rr, kk)``); three-argument functions are fine for
+#: every other algorithm.
+LocalFn = Callable[..., torch.Tensor]
 
 
 class MemoryAlgorithm(Algorithm):

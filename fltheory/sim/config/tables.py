@@ -73,13 +73,34 @@ class RunTable(AlgorithmDefaults):
     """``[run]``: rounds, local work, evaluation, the Beta prior of the estimates, and the
     defaults of every algorithm's options.
 
-    >>> RunTable(rounds=10, batch_size=32).settings()
-    SimSettings(rounds=10, local_steps=1, batch_size=32, eval_every=1)
+    >>> RunTable(rounds=10, batch_size=32).settings().batch_size
+    32
+    >>> RunTable(rounds=10, batch_size=32, local_epochs=2, local_momentum=0.9).settings().optimiser
+    LocalOptimiser(epochs=2, momentum=0.9, weight_decay=0.0)
     """
 
     rounds: int = Field(ge=1, description="rounds T")
     local_steps: int = Field(LOCAL_STEPS, ge=1, description="local SGD steps E per round (eq. 2)")
     batch_size: int = Field(0, ge=0, description="minibatch size B (0: full local batches)")
+    local_epochs: int = Field(
+        0,
+        ge=0,
+        description="local epochs per round (shuffled, ceil(n_k/B) steps each, last batch "
+        "partial); > 0 replaces local_steps",
+    )
+    local_momentum: float = Field(
+        0.0,
+        ge=0.0,
+        lt=1.0,
+        description="local SGD momentum (per-client buffers kept across rounds)",
+    )
+    local_weight_decay: float = Field(
+        0.0, ge=0.0, description="local SGD weight decay (torch SGD: added to the gradient)"
+    )
+    init: Literal["default", "torch_default"] = Field(
+        "default",
+        description="w0: the model's own (zeros for linear models) or nn.Linear's U(±1/√fan_in)",
+    )
     eval_every: int = Field(1, ge=1, description="evaluate every this many rounds (and the last)")
     prior: list[Positive] = Field(
         [1.0, 1.0],
@@ -90,7 +111,16 @@ class RunTable(AlgorithmDefaults):
 
     def settings(self) -> SimSettings:
         """The engine's :class:`~fltheory.sim.settings.SimSettings`."""
-        return SimSettings(self.rounds, self.local_steps, self.batch_size, self.eval_every)
+        return SimSettings(
+            self.rounds,
+            self.local_steps,
+            self.batch_size,
+            self.eval_every,
+            self.local_epochs,
+            self.local_momentum,
+            self.local_weight_decay,
+            self.init,
+        )
 
     def defaults(self) -> dict[str, Any]:
         """The algorithm options given here (the defaults of every ``[[algorithms]]`` entry)."""

@@ -1,0 +1,337 @@
+"""The authors' local mechanics (CA-Fed spec C.1, C.2, C.16): local epochs, local SGD momentum
+and weight decay with persistent per-client buffers, gradient corrections (SCAFFOLD), and PyTorch's
+default initialisation of the linear models.
+
+The plain path (E minibatch steps drawn with replacement, :meth:`DataProblem.local_sgd`) is
+untouched; the engine (:mod:`fltheory.sim.engine`) runs this module's :class:`LocalRunner`
+instead only when a :class:`LocalOptimiser` option is set or the algorithm corrects gradients.
+
+* **Epochs** (:class:`EpochPlan`): each epoch client k visits its n_k samples in a fresh random
+  order (without replacement) in ⌈n_k/B⌉ minibatches, the last one partial (its loss is the mean
+  over its actual size), as a ``DataLoader(shuffle=True, drop_last=False)``. Step counts are
+  ragged across clients; the runner batches every pair and, at each step, updates only the pairs
+  not finished yet (they are sorted by step count, so the live ones are a prefix).
+* **Optimiser** (torch SGD, no dampening, no Nesterov): d = g + c + λ·θ (c: a gradient
+  correction, 0 unless given), buf = μ·buf + d, θ ← θ − η·buf (μ = 0: θ ← θ − η·d). The first
+  step's buffer is d, as torch's, because buffers start at zero. One (R, N, P) buffer per run of
+  an algorithm, kept across rounds and idle rounds, never reset.
+"""
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from fltheory.errors import InputError
+from fltheory.rng import generator
+
+#: Initialisations: the model's own (zeros for linear models) or PyTorch's nn.Linear default.
+INITS = ("default", "torch_default")
+
+
+@dataclass(frozen=True)
+class LocalOptimiser:
+    """Local work and optimiser: ``epochs`` (0: E minibatch steps with replacement instead),
+    SGD ``momentum`` μ ∈ [0, 1) and ``weight_decay`` λ ≥ 0 (torch semantics, module docstring).
+
+    >>> LocalOptimiser().active, LocalOptimiser(epochs=2, momentum=0.9).active
+    (False, True)
+    """
+
+    epochs: int = 0
+    momentum: float = 0.0
+    weight_decay: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.epochs < 0:
+            raise InputError(f"local_epochs must be >= 0 (0: local_steps), got {self.epochs}")
+        if not 0.0 <= self.momentum < 1.0:
+            raise InputError(f"local momentum must lie in [0, 1), got {self.momentum}")
+        if not (math.isfinite(self.weight_decay) and self.weight_decay >= 0):
+            raise InputError(f"local weight decay must be >= 0, got {self.weight_decay}")
+
+    @property
+    def active(self) -> bool:
+        """Whether anything differs from plain local SGD."""
+        return bool(self.epochs or self.momentum or self.weight_decay)
+
+
+class EpochPlan:
+    """Shuffled local epochs of every client, per repetition and round.
+
+    Round t of repetition r draws, from ``generator(seed, f"sim/epochs/rep{r}/round{t}")``, one
+    random order of each client's samples per epoch (client-major, epochs inner): a pure function
+    of (seed, r, t), so the engine, the reference loop and every algorithm share the batches.
+
+    >>> plan = EpochPlan(0, np.array([3, 5]), epochs=2, batch_size=2, reps=1)
+    >>> plan.steps.tolist()  # E·⌈n_k/B⌉
+    [4, 6]
+    >>> [len(b) for b in plan.client_batches(0, 0, 0)], sorted(np.concatenate(
+    ...     plan.client_batches(0, 0, 1)[:3]).tolist())
+    ([2, 1, 2, 1], [0, 1, 2, 3, 4])
+    """
+
+    def __init__(
+        self, seed: int, counts: np.ndarray, epochs: int, batch_size: int, reps: int
+    ) -> None:
+        if epochs < 1 or batch_size < 1 or reps < 1:
+            raise InputError("local_epochs, batch_size and reps must all be >= 1")
+        self.seed, self.epochs, self.batch_size, self.reps = seed, epochs, batch_size, reps
+        self.counts = np.asarray(counts, dtype=np.int64)
+        if (self.counts < 1).any():
+            raise InputError("every client needs at least one sample to run local epochs")
+        n = self.counts.size
+        #: ⌈n_k/B⌉ minibatches per epoch, E·⌈n_k/B⌉ steps per round.
+        self.per_epoch = -(-self.counts // batch_size)
+        self.steps = epochs * self.per_epoch
+        # segment (k, e) holds client k's e-th order; segments are laid out client-major
+        self._seg_len = np.repeat(self.counts, epochs)
+        self._size = int(self._seg_len.sum())
+        self._seg_start = np.concatenate([[0], np.cumsum(self._seg_len)[:-1]]).reshape(n, epochs)
+        self._cache: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
+
+    def rep_orders(self, r: int, t: int) -> np.ndarray:
+        """(L,) local sample indices of repetition r at round t: the concatenated epoch orders
+        (segment (k, e) at ``_seg_start[k, e]``, drawn in that order), L = E·Σn_k."""
+        key = (r, t)
+        if key not in self._cache:
+            rng = generator(self.seed, f"sim/epochs/rep{r}/round{t}")
+            order = np.empty(self._size, dtype=np.int64)
+            for start, n in zip(self._seg_start.reshape(-1), self._seg_len, strict=True):
+                order[start : start + n] = rng.permutation(n)
+            self._cache[key] = order
+            while len(self._cache) > 2 * self.reps:
+                self._cache.popitem(last=False)
+        return self._cache[key]
+
+    def orders(self, t: int) -> np.ndarray:
+        """(R, L): :meth:`rep_orders` of every repetition."""
+        return np.stack([self.rep_orders(r, t) for r in range(self.reps)])
+
+    def client_batches(self, r: int, t: int, k: int) -> list[np.ndarray]:
+        """Client k's minibatches of round t in repetition r, one per local step (a plain
+        loop over epochs and batches: what the reference loop consumes)."""
+        order = self.rep_orders(r, t)
+        n, b = int(self.counts[k]), self.batch_size
+        out: list[np.ndarray] = []
+        for e in range(self.epochs):
+            start = int(self._seg_start[k, e])
+            epoch = order[start : start + n]
+            out.extend(epoch[i : i + b] for i in range(0, n, b))
+        return out
+
+    def round(self, t: int) -> "EpochRound":
+        """Round t's batches for any (repetition, client) pairs (what the engine consumes)."""
+        return EpochRound(self, self.orders(t))
+
+    def rep_round(self, r: int, t: int) -> "RepEpochs":
+        """Repetition r's batches of round t (what the reference loop consumes)."""
+        return RepEpochs(self, r, t)
+
+
+@dataclass(frozen=True, eq=False)
+class EpochRound:
+    """One round of an :class:`EpochPlan` for the vectorised engine."""
+
+    plan: EpochPlan
+    orders: np.ndarray
+
+    def batches(self, rr: np.ndarray, kk: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
+        """(idx, valid), each (steps, M, B): :meth:`step` for the first ``steps`` steps."""
+        parts = [self.step(rr, kk, s) for s in range(steps)]
+        return np.stack([p[0] for p in parts]), np.stack([p[1] for p in parts])
+
+    def step(self, rr: np.ndarray, kk: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray]:
+        """(idx, valid), each (M, B): the local indices of step s of pairs (rr, kk) and which
+        entries are real samples (a partial or finished step is padded with the last sample of
+        its epoch, marked invalid)."""
+        p = self.plan
+        per, n = p.per_epoch[kk][:, None], p.counts[kk][:, None]
+        epoch = np.minimum(s // per, p.epochs - 1)
+        pos = (s % per) * p.batch_size + np.arange(p.batch_size)
+        valid = (pos < n) & (s < p.steps[kk][:, None])
+        start = p._seg_start[kk[:, None], epoch]
+        idx = self.orders[rr[:, None], start + np.minimum(pos, n - 1)]
+        return idx, valid
+
+    def __getitem__(self, key: tuple[np.ndarray, int, np.ndarray]) -> np.ndarray:
+        """``round[rr, j, kk]``: (M, B) indices of step j of pairs (rr, kk), padded (see
+        :meth:`batches`) — the engine's first-minibatch loss signal reads step 0 this way."""
+        rr, j, kk = key
+        return self.step(np.atleast_1d(rr), np.atleast_1d(kk), j)[0]
+
+
+@dataclass(frozen=True, eq=False)
+class RepEpochs:
+    """One repetition's round of an :class:`EpochPlan` for the reference loop."""
+
+    plan: EpochPlan
+    r: int
+    t: int
+
+    def client(self, k: int) -> list[np.ndarray]:
+        """Client k's minibatches, one per local step (partial last batch of each epoch)."""
+        return self.plan.client_batches(self.r, self.t, k)
+
+    def __getitem__(self, key: tuple[int, int]) -> np.ndarray:
+        """``[j, k]``: step j's indices of client k padded to B as the engine pads them (with
+        the epoch's last sample: only an epoch's last batch is partial)."""
+        j, k = key
+        batch = self.client(k)[j]
+        pad = np.full(self.plan.batch_size - batch.size, batch[-1], dtype=batch.dtype)
+        return np.concatenate([batch, pad])
+
+
+def sgd_direction(
+    g: torch.Tensor, theta: torch.Tensor, opt: LocalOptimiser, correction: torch.Tensor | None
+) -> torch.Tensor:
+    """d = g + correction + λ·θ (torch SGD's weight decay on every parameter)."""
+    if correction is not None:
+        g = g + correction
+    return g + opt.weight_decay * theta if opt.weight_decay else g
+
+
+def _minibatch_grad(problem: Any, theta, clients, idx, valid) -> torch.Tensor:
+    """Gradients (M, P) of M minibatch losses, each the mean over its valid entries."""
+    if valid is None:
+        return problem.loss_grad(theta, clients, idx)[1]
+    x, y, _ = problem._gather(clients, idx)
+    weight = valid / valid.sum(-1, keepdim=True)
+    return problem.model.loss_grad(theta, x, y, weight)[1]
+
+
+@dataclass(eq=False)
+class LocalRunner:
+    """``local(rr, kk, theta0, correction=None)``: the local models after one round's local work
+    of clients kk (M,) of repetitions rr (M,) from theta0 (M, P), with this module's optimiser;
+    ``buffers`` (R, N, P) momentum buffers are read and updated in place for those pairs.
+
+    ``batches``: the round's :class:`EpochRound`, the (R, E, N, B) with-replacement indices, or
+    None (exact gradients, E steps). ``work(rr, kk)``: Σ_j η over each pair's steps (K·η_l of
+    SCAFFOLD's option II).
+    """
+
+    problem: Any
+    batches: Any
+    lr: float
+    local_steps: int
+    opt: LocalOptimiser
+    buffers: torch.Tensor | None
+
+    def n_steps(self, kk: np.ndarray) -> np.ndarray:
+        """Local steps of each client of ``kk`` this round."""
+        if isinstance(self.batches, EpochRound):
+            return self.batches.plan.steps[kk]
+        return np.full(kk.shape, self.local_steps, dtype=np.int64)
+
+    def work(self, rr: np.ndarray, kk: np.ndarray) -> np.ndarray:
+        """K·η for each pair (the learning rate is constant within a round)."""
+        return self.n_steps(kk) * self.lr
+
+    def __call__(
+        self,
+        rr: np.ndarray,
+        kk: np.ndarray,
+        theta0: torch.Tensor,
+        correction: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        device = theta0.device
+        steps = self.n_steps(kk)
+        order = np.argsort(-steps, kind="stable")  # live pairs form a prefix at every step
+        rr_o, kk_o, steps_o = rr[order], kk[order], steps[order]
+        order_t = torch.as_tensor(order, device=device)
+        theta = theta0[order_t].clone()
+        corr = None if correction is None else correction[order_t]
+        rr_t, kk_t = torch.as_tensor(rr_o, device=device), torch.as_tensor(kk_o, device=device)
+        mu = self.opt.momentum
+        buf = None
+        if mu:
+            assert self.buffers is not None, "momentum needs the per-client buffers"
+            buf = self.buffers[rr_t, kk_t].clone()
+        total = int(steps_o.max()) if steps_o.size else 0
+        epochs = self.batches if isinstance(self.batches, EpochRound) else None
+        idx_all = None
+        if epochs is None and self.batches is not None:
+            idx_all = torch.as_tensor(self.batches[rr_o, :, kk_o], device=device).transpose(0, 1)
+        live_at = np.searchsorted(-steps_o, -np.arange(total), side="left")  # pairs with > s
+        for s in range(total):
+            live = int(live_at[s])
+            th = theta[:live]
+            idx = valid = None
+            if epochs is not None:
+                idx_np, valid_np = epochs.step(rr_o[:live], kk_o[:live], s)
+                idx = torch.as_tensor(idx_np, device=device)
+                valid = torch.as_tensor(valid_np, device=device, dtype=theta.dtype)
+            elif idx_all is not None:
+                idx = idx_all[s, :live]
+            g = _minibatch_grad(self.problem, th, kk_t[:live], idx, valid)
+            d = sgd_direction(g, th, self.opt, None if corr is None else corr[:live])
+            if buf is not None:
+                d = mu * buf[:live] + d
+                buf[:live] = d
+            theta[:live] = th - self.lr * d
+        back = torch.empty_like(order_t)
+        back[order_t] = torch.arange(order.size, device=device)
+        if buf is not None and self.buffers is not None:
+            self.buffers[rr_t, kk_t] = buf
+        return theta[back]
+
+
+@dataclass(eq=False)
+class ReferenceLocal:
+    """The reference loop's local work of one repetition and round, one client at a time:
+    ``local(k, x, correction=None)`` with autograd gradients of the per-client loss definition,
+    explicit steps and the client's momentum buffer in ``buffers[k]`` (updated)."""
+
+    problem: Any
+    batches: Any
+    lr: float
+    local_steps: int
+    opt: LocalOptimiser
+    buffers: list[torch.Tensor]
+
+    def _batches(self, k: int) -> list[Any]:
+        if isinstance(self.batches, RepEpochs):
+            return self.batches.client(k)
+        if self.batches is None:
+            return [None] * self.local_steps
+        return [self.batches[j, k] for j in range(self.local_steps)]
+
+    def work(self, k: int) -> float:
+        """K·η of client k this round."""
+        return len(self._batches(k)) * self.lr
+
+    def __call__(self, k: int, x: torch.Tensor, correction: torch.Tensor | None = None):
+        x = x.clone()
+        for idx in self._batches(k):
+            x = x.detach().requires_grad_(True)
+            (g,) = torch.autograd.grad(self.problem.client_loss(k, x, idx), x)
+            x = x.detach()
+            if correction is not None:
+                g = g + correction
+            d = g + self.opt.weight_decay * x
+            if self.opt.momentum:
+                self.buffers[k] = self.opt.momentum * self.buffers[k] + d
+                d = self.buffers[k]
+            x = x - self.lr * d
+        return x.detach()
+
+
+def torch_default_init(model: Any, n_params: int, seed: int) -> np.ndarray:
+    """w₀ as ``torch.nn.Linear``'s default: every weight and bias U(−1/√fan_in, 1/√fan_in) with
+    fan_in = the number of features, from ``generator(seed, "sim/init")`` (CNNs have their own
+    random start, already torch's default per layer).
+
+    >>> from fltheory.sim.models import SoftmaxRegression
+    >>> w0 = torch_default_init(SoftmaxRegression(4, 3), 15, seed=0)
+    >>> w0.shape, bool(np.abs(w0).max() <= 0.5), bool((w0 != 0).all())
+    ((15,), True, True)
+    """
+    n_features = getattr(model, "n_features", None)
+    if n_features is None:
+        raise InputError("init = 'torch_default' needs a linear model of a data problem")
+    bound = 1.0 / math.sqrt(n_features)
+    return generator(seed, "sim/init").uniform(-bound, bound, n_params)
