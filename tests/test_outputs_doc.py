@@ -90,3 +90,22 @@ def test_simulate_json_keys_are_documented(tmp_path, monkeypatch, capsys) -> Non
     )
     payload = _json(["simulate", "--config", str(config)], monkeypatch, capsys)
     assert _undocumented(payload) == []
+
+
+@pytest.mark.slow
+def test_sweep_json_keys_are_documented(tmp_path, monkeypatch, capsys) -> None:
+    (tmp_path / "base.toml").write_text(
+        'name = "doc"\nseed = 1\nseeds = 1\ndevice = "cpu"\n[run]\nrounds = 2\nlr = 0.01\n'
+        '[problem]\nkind = "fedpbc_quadratic"\nn_clients = 4\ndim = 2\n'
+        '[availability]\nkind = "bernoulli"\np = 0.5\n[[algorithms]]\nname = "fedavg"\n'
+    )
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('base = "base.toml"\nseeds = 1\n[axes]\n"run.lr" = [0.01]\n')
+    store = str(tmp_path / "s.db")
+    payload = _json(["sweep", str(sweep), "--store", store, "--workers", "1"], monkeypatch, capsys)
+    assert payload["runs_total"] == 1 and _undocumented(payload) == []
+    out = str(tmp_path / "s.csv")
+    exported = _json(
+        ["sweep", "export", store, "--format", "csv", "--out", out], monkeypatch, capsys
+    )
+    assert exported["rows"] == 1 and _undocumented(exported) == []
