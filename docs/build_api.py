@@ -30,6 +30,7 @@ MODULES = (
     "fltheory.sim",
     "fltheory.claims",
     "fltheory.experiments",
+    "fltheory.sweep",
     "fltheory.config",
     "fltheory.testing",
     "fltheory.testing.strategies",
