@@ -21,7 +21,10 @@ DEFAULT_OUT = Path("fltheory-report")
 @app.command("report")
 def report_command(
     config: Annotated[
-        Path | None, typer.Option("--config", help="Report file (TOML); default: the paper's.")
+        Path | None,
+        typer.Option(
+            "--config", help="Report file (TOML, docs/report.md); default: the CA-Fed population."
+        ),
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="Output directory.")] = DEFAULT_OUT,
     quick: Annotated[

@@ -84,15 +84,6 @@ class ReportData:
     series: dict[str, Any] = field(default_factory=dict)
 
 
-def log10(x: float | None) -> float | None:
-    """log₁₀ x, None for None or x ≤ 0.
-
-    >>> log10(1000.0)
-    3.0
-    """
-    return None if x is None or not x > 0 else math.log10(x)
-
-
 def _groups(population: Population) -> list[dict[str, Any]]:
     out = []
     for g, name in enumerate(population.group_names):

@@ -11,6 +11,8 @@ def human(x: float | int | None, digits: int = 3) -> str:
 
     >>> human(7.883e55), human(0.95), human(12345.0), human(2.0e-31), human(None), human(3)
     ('7.88 × 10⁵⁵', '0.95', '1.23 × 10⁴', '2 × 10⁻³¹', '—', '3')
+    >>> human(2316.448), human(10.0), human(6.2383), human(-1.5)
+    ('2316', '10', '6.24', '−1.5')
     """
     if x is None:
         return "—"
@@ -25,8 +27,12 @@ def human(x: float | int | None, digits: int = 3) -> str:
     if x == 0.0:
         return "0"
     exponent = math.floor(math.log10(abs(x)))
-    if -3 <= exponent < 4:
+    if -3 <= exponent < 0:
         return f"{x:.{digits}g}".replace("-", "−")
+    if 0 <= exponent < 4:  # 1 ≤ |x| < 10⁴: plain digits, never "2.32e+03"
+        text = f"{x:.{max(digits - 1 - exponent, 0)}f}"
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+        return text.replace("-", "−")
     mantissa = x / 10.0**exponent
     if round(abs(mantissa), digits - 1) >= 10.0:
         mantissa, exponent = mantissa / 10.0, exponent + 1

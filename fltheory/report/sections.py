@@ -20,6 +20,9 @@ TITLES = {
     "claims": "6. The papers' claims about this setting",
 }
 
+#: Short section names for the claims table.
+SHORT = {"model": "1. model", "bounds": "2. bounds", "weights": "3. weights", "limit": "4. limits"}
+
 CAFED = "CA-Fed (Rodio et al., IEEE/ACM ToN)"
 FEDPBC = "FedPBC (Wang & Ji)"
 
@@ -173,7 +176,7 @@ def bounds_section(n: dict[str, Any]) -> Section:
         f"has a loss gap of at most {human(b['total']['trivial'])}: the bound is "
         f"{'vacuous' if b['total']['vacuous'] else 'informative'}"
         + (
-            f", about 10^{human(w['log10_factor_over_trivial'])} times too large."
+            f", about {power_of_ten(w['log10_factor_over_trivial'], 2)} times too large."
             if w["log10_factor_over_trivial"] is not None and b["total"]["vacuous"]
             else "."
         ),
@@ -431,10 +434,7 @@ def simulation_section(n: dict[str, Any]) -> Section:
 
 def claims_section(n: dict[str, Any]) -> Section:
     c = n["claims"]
-    rows = [
-        [TITLES[r["section"]].split(". ", 1)[1], r["id"], r["verdict"], r["statement"]]
-        for r in c["claims"]
-    ]
+    rows = [[SHORT[r["section"]], r["id"], r["verdict"], r["statement"]] for r in c["claims"]]
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(c.get("counts", {}).items()))
     return Section(
         key="claims",
