@@ -30,6 +30,7 @@ MODULES = (
     "fltheory.sim",
     "fltheory.claims",
     "fltheory.experiments",
+    "fltheory.report",
     "fltheory.sweep",
     "fltheory.config",
     "fltheory.testing",
