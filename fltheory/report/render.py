@@ -58,9 +58,17 @@ def summary_lines(numbers: dict[str, Any]) -> list[str]:
         f"{human(s['distance_time_average_to_limit'])} from the exact limit, "
         f"{'inside' if s['limit_inside_ci95'] else 'OUTSIDE'} the 95 % confidence band.",
         "Claims of the papers about this setting: "
-        + (", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "not available")
+        + (
+            ", ".join(f"{v} {_verdict_words(k)}" for k, v in sorted(counts.items()))
+            or "not available"
+        )
         + ".",
     ]
+
+
+def _verdict_words(verdict: str) -> str:
+    """A claim verdict as running text after a count ("20 hold", not "20 holds")."""
+    return {"holds": "hold", "not_executable": "not executable"}.get(verdict, verdict)
 
 
 def _h(text: str) -> str:
