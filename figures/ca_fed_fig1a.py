@@ -18,12 +18,16 @@ Writes ``ca_fed_fig1a.png``, ``ca_fed_fig1a.csv`` (curves) and ``ca_fed_fig1a_we
 
 import argparse
 import csv
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.sim.config import load_config, run_config
 
@@ -63,6 +67,7 @@ def main() -> None:
     cfg = load_config(CONFIG, seeds=args.seeds, device="cpu", threads=1)
     cfg = replace(cfg, settings=replace(cfg.settings, rounds=args.rounds))
     start = time.perf_counter()
+    print(f"simulating {args.seeds} seeds × {args.rounds} rounds ...", file=sys.stderr, flush=True)
     _, runs = run_config(cfg)
     seconds = time.perf_counter() - start
     n = runs[0].weights.shape[2]
@@ -92,7 +97,9 @@ def main() -> None:
     for i, run in enumerate(runs):
         cum = cumulative_weights(run.weights, masks)
         total = sum(cum.values())
-        shares[run.label] = (cum, {g: v / total for g, v in cum.items()})
+        # No weight at all (possible in a few rounds): no share to plot.
+        share = {g: v / total if total > 0 else float("nan") for g, v in cum.items()}
+        shares[run.label] = (cum, share)
         ax_d.bar(
             x + (i - (len(runs) - 1) / 2) * width,
             [shares[run.label][1][g] for g in names],

@@ -26,10 +26,14 @@ the best pair per algorithm.
 import argparse
 import copy
 import csv
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.config import load_toml
 from fltheory.sim.config import build, run_config
@@ -82,6 +86,11 @@ def main() -> None:
     raw = load_toml(CONFIG)
     cfg = build(grid_config(raw, args.seed, args.seeds, args.rounds), CONFIG.parent, CONFIG)
     start = time.perf_counter()
+    print(
+        f"running the grid ({args.seeds} seeds × {args.rounds} rounds) ...",
+        file=sys.stderr,
+        flush=True,
+    )
     _, runs = run_config(cfg)
     rows = []
     for run in runs:

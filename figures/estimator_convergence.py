@@ -17,10 +17,14 @@ Writes ``estimator_convergence.png`` and ``.csv`` into ``--out`` (default figure
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.markov.estimators import running_estimates
 from fltheory.markov.population import ca_fed_population

@@ -22,10 +22,14 @@ mc, mc_err; empty mc cells where no simulation was run) into ``--out``.
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.limits.aggregation import FEDAVG, Aggregation, bernoulli_limit
 from fltheory.limits.local import local_gain
@@ -61,6 +65,7 @@ def panel_a(quick: bool) -> list[list]:
     u = clients(100, 100, 1000.0, "figures/fedavg-bias/counterexample")
     x_star = u.mean(axis=0)
     rows = []
+    print("link heterogeneity sweep ...", file=sys.stderr, flush=True)
     for delta in np.linspace(0.0, 0.45, 19):
         p = np.repeat([0.5 - delta, 0.5 + delta], 50)
         theory = bernoulli_limit(p, u, lr=LR_A, local_steps=STEPS_A).distance(x_star)
@@ -89,6 +94,7 @@ def panel_b(quick: bool) -> list[list]:
     gain = float(local_gain(LR_B, 1))
     runs, rounds = (6, 4000) if quick else (16, 20000)
     rows = []
+    print("λ₂ sweep ...", file=sys.stderr, flush=True)
     for name, rule in rules.items():
         for lam in (0.0, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98):
             theory = product_markov_limit(pi, np.full(M_B, lam), u, rule, lr=LR_B).distance(x_star)

@@ -12,11 +12,15 @@ C_P λᵗ, slem_power = λ̄₂ᵗ, T_P, T_P_safe) into ``--out`` (default figur
 import argparse
 import csv
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
 import sympy
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.markov.chain import MarkovChain
 from fltheory.markov.two_state import two_state_matrix

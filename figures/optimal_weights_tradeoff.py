@@ -20,10 +20,14 @@ Writes ``optimal_weights_tradeoff.png`` and ``.csv`` into ``--out`` (default fig
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.bounds.theorem2 import opt_bound_coefficients
 from fltheory.markov.population import GROUP_NAMES, ca_fed_population
@@ -59,7 +63,8 @@ def main(argv: list[str] | None = None) -> None:
     problem = Problem14(setup.pi, setup.alpha, s, v, setup.Q, gamma=gamma, const=const, denom=denom)
     kappas = np.concatenate([[1.0], np.logspace(24, 36, args.points)])
     rows = []
-    for k2 in kappas:
+    for i, k2 in enumerate(kappas):
+        print(f"κ̄² {i + 1}/{len(kappas)}", file=sys.stderr, flush=True)
         res = problem.solve(1.0, float(k2))
         weights = group_weights(res.q, pop.labels, setup.Q)
         rows.append([float(k2), *weights, res.extras["eps_opt"], res.extras["eps_bias"]])

@@ -14,11 +14,15 @@ rounds per curve) into ``--out``.
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 import torch
 from matplotlib.figure import Figure
+
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.limits.aggregation import bernoulli_limit
 from fltheory.sim.algorithms import FedAvg
@@ -153,8 +157,11 @@ def main(argv: list[str] | None = None) -> None:
     fig = Figure(figsize=(16, 4.8), layout="constrained")
     axes = fig.subplots(1, 3)
     rows: list[Row] = []
+    print("panel 1/3: FedAvg vs Proposition 1 ...", file=sys.stderr, flush=True)
     panel_fedavg(axes[0], rows, args.reps, 600)
+    print("panel 2/3: Markov shift vs λ₂ ...", file=sys.stderr, flush=True)
     panel_markov(axes[1], rows, args.reps, 1500)
+    print("panel 3/3: convergence to w_B* ...", file=sys.stderr, flush=True)
     panel_bias(axes[2], rows, args.reps, 1500)
     fig.suptitle("fltheory: theory vs the PyTorch simulator")
     fig.savefig(args.out / "theory_vs_simulation.png", dpi=130)

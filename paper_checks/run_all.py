@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS
 from fltheory.claims.claim import PAPERS

@@ -14,13 +14,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 VALIDATION = sorted((ROOT / "validation").glob("*.py"))
-#: One BLAS thread per script: the suite runs two pytest workers on two cores.
+#: One BLAS thread per script: the suite runs two pytest workers on two cores. No PYTHONPATH:
+#: each script runs as the README documents it, ``python validation/NAME.py`` from the root.
 ENV = {
-    **os.environ,
+    **{k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
     "OMP_NUM_THREADS": "1",
     "OPENBLAS_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
-    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
 }
 
 

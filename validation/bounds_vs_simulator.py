@@ -30,6 +30,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from fltheory.bounds.theorem1 import bias_bound_chi2, total_error_at
 from fltheory.bounds.theorem2 import optimization_error_bound
 from fltheory.bounds.theorem3 import bias_bound_tv

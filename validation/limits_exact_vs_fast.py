@@ -24,6 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from fltheory.limits.bernoulli import fedavg_weights, prob_any_active
 from fltheory.limits.poisson_binomial import harmonic_inclusion_deflation
 from fltheory.limits.subset_sum import fedavg_weights_exact, fedavg_weights_subset_sum

@@ -29,6 +29,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from fltheory.limits.aggregation import Aggregation, bernoulli_limit
 from fltheory.limits.fedpbc import fedpbc_limit
 from fltheory.limits.markov import product_markov_limit

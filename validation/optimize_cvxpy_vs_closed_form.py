@@ -22,6 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from fltheory.errors import NumericalError
 from fltheory.optimize.problem212 import solve_closed_form, solve_cvxpy
 from fltheory.rng import generator

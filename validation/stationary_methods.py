@@ -24,6 +24,9 @@ from pathlib import Path
 import numpy as np
 import sympy
 
+# The repository root goes on the path first, so this runs as `python DIR/script.py`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from fltheory.markov.stationary import exact_stationary, gth_stationary
 from fltheory.rng import generator
 

@@ -90,6 +90,7 @@ def _register_commands() -> None:
         check_cmd,  # noqa: F401
         limit_cmd,  # noqa: F401
         optimize_cmd,  # noqa: F401
+        report_cmd,  # noqa: F401
         reproduce_cmd,  # noqa: F401
         simulate_cmd,  # noqa: F401
         sweep_cmd,  # noqa: F401

@@ -5,10 +5,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json, warn
+from fltheory.cli.output import Col, console, emit_json, print_table, warn
 
 if TYPE_CHECKING:
     from fltheory.api.bounds import BoundReport
@@ -22,38 +21,73 @@ def _num(value: float | None, log_value: float | None = None) -> str:
     return f"{value:.6g}"
 
 
+#: Plain-words names beside the equation labels of eq. 13's terms (Theorem 2).
+TERM_NAMES = {
+    "fraction": "(½qᵀΣq + υ)/πᵀq: noise and start, over participation",
+    "quad_form": "½qᵀΣq: stochastic-gradient noise",
+    "v": "υ = v_diam + v_markov",
+    "v_diam": "2·diam(W)²/E: distance from the start",
+    "v_markov": "M·(Q/4)·S₃: grows with the number of chain states M",
+    "psi": "ψ = psi_gamma + psi_grad + psi_burnin",
+    "psi_gamma": "4L(1+EQ)ΓΣηₜ²: client heterogeneity Γ",
+    "psi_grad": "2E²G²Σηₜ²: gradient bound G",
+    "psi_burnin": "HΣ_{t<T_P}ηₜ: rounds before mixing (T_P)",
+    "phi_over_log": "φ/ln(1/λ(P)): cost of correlated availability",
+    "numerator": "numerator of eq. 13",
+    "denominator": "Σ_{t≤T}ηₜ: sum of step sizes",
+    "pi_q": "πᵀq: expected weight of the available clients",
+    "log_inv_lambda": "ln(1/λ(P)): mixing speed",
+}
+
+#: Plain-words names of the bounds.
+BOUND_NAMES = {
+    "theorem1": "Thm 1 bias (eq. 11): distance of the biased optimum",
+    "theorem2": "Thm 2 opt (eq. 13): optimisation error",
+    "theorem3": "Thm 3 bias (eq. 15): tighter bias bound",
+    "total": "Thm 1+2 total (eq. 10): error bound",
+}
+
+
 def _print(report: "BoundReport") -> None:
     out = console()
     results = report.results
-    table = Table(title=f"CA-Fed bounds for {report.setup.source}")
-    for col in ("bound", "equation", "value", "ln value", "exact", "holds", "vacuous"):
-        table.add_column(col, justify="right" if col not in ("bound", "equation") else "left")
-    labels = {
-        "theorem1": "Thm 1 bias",
-        "theorem2": "Thm 2 opt",
-        "theorem3": "Thm 3 bias",
-        "total": "Thm 1+2 total",
-    }
+    rows = []
     for key, res in results.items():
         holds = "—" if res.holds is None else ("yes" if res.holds else "NO")
         vacuous = "—" if res.vacuous is None else ("yes" if res.vacuous else "no")
-        table.add_row(
-            labels[key],
-            res.equation,
-            _num(res.value, res.log_value),
-            f"{res.log_value:.6g}",
-            _num(res.exact),
-            holds,
-            vacuous,
+        rows.append(
+            (
+                BOUND_NAMES[key],
+                _num(res.value, res.log_value),
+                f"{res.log_value:.6g}",
+                _num(res.exact),
+                holds,
+                vacuous,
+            )
         )
-    out.print(table)
+    print_table(
+        out,
+        f"CA-Fed bounds for {report.setup.source}",
+        [
+            Col("bound"),
+            Col("value", numeric=True),
+            Col("ln value", numeric=True),
+            Col("exact", numeric=True),
+            Col("holds"),
+            Col("vacuous"),
+        ],
+        rows,
+    )
     thm2 = report.theorem2
-    terms = Table(title="Theorem 2 (eq. 13) terms, natural logs")
-    terms.add_column("term")
-    terms.add_column("ln value", justify="right")
-    for name, log_x in thm2.log_terms.items():
-        terms.add_row(name, f"{log_x:.6g}")
-    out.print(terms)
+    print_table(
+        out,
+        "Theorem 2 (eq. 13) terms, natural logs",
+        [Col("term"), Col("ln value", numeric=True), Col("meaning")],
+        [
+            (name, f"{log_x:.6g}", TERM_NAMES.get(name, ""))
+            for name, log_x in thm2.log_terms.items()
+        ],
+    )
     out.print(f"dominant term of eq. 13: {thm2.details.get('dominant_term')}")
     for key, res in results.items():
         for cond in res.conditions:

@@ -4,11 +4,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from fltheory.api.chain import ChainReport, chain_report
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json, warn
+from fltheory.cli.output import Col, console, emit_json, print_table, warn
 from fltheory.errors import InputError
 from fltheory.markov.protocol import AvailabilityChain
 
@@ -76,24 +75,20 @@ def _fmt(value: Any) -> str:
 
 
 def _print_report(report: ChainReport) -> None:
-    table = Table(title="Availability chain (CA-Fed ToN, Lemma 16 / Appendix F)")
-    table.add_column("quantity")
-    table.add_column("value", justify="right")
-    table.add_column("meaning")
     n_states: Any = report.n_states
     if n_states is None:
         n_states = f"e^{report.log_n_states:.6g}"
     rows = [
         ("method", report.method, "exact (sympy), dense (numpy) or structured"),
-        ("clients N", report.n_clients, ""),
-        ("states M", n_states, ""),
-        ("slem λ̄₂(P)", report.slem, "second largest eigenvalue modulus (229)"),
-        ("λ(P)", report.lam, "(λ̄₂ + 1)/2 (229)"),
-        ("relaxation time", report.relaxation_time, "1/(1 − λ̄₂)"),
-        ("C_P", report.C_P, "eq. 156 with optimally block-scaled U"),
-        ("ln C_P", report.log_C_P, ""),
-        ("T_P", report.T_P, "eq. 157"),
-        ("T_P safe", report.T_P_safe, "eq. 157 with ln(2nᵢ/(r·λ̄₂))"),
+        ("clients N", report.n_clients, "number of clients"),
+        ("states M", n_states, "joint availability states (2^N for two-state clients)"),
+        ("slem λ̄₂(P)", report.slem, "second largest eigenvalue modulus (eq. 229)"),
+        ("λ(P)", report.lam, "geometric mixing rate (λ̄₂ + 1)/2 (eq. 229)"),
+        ("relaxation time", report.relaxation_time, "1/(1 − λ̄₂), rounds"),
+        ("C_P", report.C_P, "Lemma 16 constant: eq. 156, optimally block-scaled U"),
+        ("ln C_P", report.log_C_P, "natural log of C_P"),
+        ("T_P", report.T_P, "Lemma 16 burn-in: rounds before the bound holds (eq. 157)"),
+        ("T_P safe", report.T_P_safe, "burn-in of eq. 157 with ln(2nᵢ/(r·λ̄₂))"),
     ]
     if report.dense:
         empirical = None if report.empirical is None else report.empirical.value
@@ -102,15 +97,28 @@ def _print_report(report: ChainReport) -> None:
             ("empirical C_P", empirical, "sup_{t≥T_P} E(t)/λ(P)ᵗ"),
         ]
     else:
-        rows.append(("hitting time", report.hitting_time, "max_k 1/((1 − λ_k) π_k), Sec. V-B(d)"))
+        rows.append(
+            (
+                "hitting time",
+                report.hitting_time,
+                "hitting-time scale, rounds: max_k 1/((1 − λ_k) π_k), Sec. V-B(d)",
+            )
+        )
     bounds = report.mixing_time_bounds
     rows.append(
-        ("t_mix(ε) bounds", f"[{_fmt(bounds.lower)}, {_fmt(bounds.upper)}]", f"ε = {bounds.eps}")
+        (
+            "t_mix(ε) bounds",
+            f"[{_fmt(bounds.lower)}, {_fmt(bounds.upper)}]",
+            f"mixing time to within ε = {bounds.eps} in total variation, rounds",
+        )
     )
-    for label, value, note in rows:
-        table.add_row(label, _fmt(value), note)
     out = console()
-    out.print(table)
+    print_table(
+        out,
+        "Availability chain (CA-Fed ToN, Lemma 16 / Appendix F)",
+        [Col("quantity"), Col("value", numeric=True), Col("meaning")],
+        [(label, _fmt(value), note) for label, value, note in rows],
+    )
     pis = report.client_availability
     if pis is not None and len(pis) > 0:
         out.print(

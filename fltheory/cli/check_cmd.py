@@ -16,10 +16,10 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.text import Text
 
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json
+from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.errors import InputError
 
 CSV_COLUMNS = ("id", "verdict", "worst_margin", "evaluations", "seconds", "exact_verified")
@@ -47,13 +47,20 @@ def _list(json_out: bool, paper: str | None) -> None:
             }
         )
         return
-    table = Table(title=f"{len(claims)} registered claims")
-    for col in ("id", "location", "executable", "statement"):
-        table.add_column(col, overflow="fold")
-    for c in claims:
-        where = f"{c.source.section}, {c.source.label}"
-        table.add_row(c.id, where, "yes" if c.executable else "no", c.statement)
-    console().print(table)
+    print_table(
+        console(),
+        f"{len(claims)} registered claims",
+        [Col("id", atomic=True), Col("location"), Col("executable"), Col("statement")],
+        [
+            (
+                c.id,
+                f"{c.source.section}, {c.source.label}",
+                "yes" if c.executable else "no",
+                c.statement,
+            )
+            for c in claims
+        ],
+    )
 
 
 def _margin(value: float | None) -> str:
@@ -61,35 +68,35 @@ def _margin(value: float | None) -> str:
 
 
 def _print(report: dict[str, Any]) -> None:
-    table = Table(title="Claims of the papers, searched for counterexamples")
-    for col, justify in (
-        ("id", "left"),
-        ("where", "left"),
-        ("verdict", "left"),
-        ("worst margin", "right"),
-        ("evals", "right"),
-    ):
-        table.add_column(
-            col,
-            justify=justify,  # type: ignore[arg-type]
-            overflow="fold",
-            no_wrap=col == "id",
-        )
     styles = {"refuted": "bold red", "error": "bold magenta", "holds": "green"}
+    rows = []
     for v in report["claims"]:
         location = v["source"].split(" ", 1)[-1].split(",")[0]  # the section; --json has all
         verdict = v["verdict"]
         if verdict == "refuted" and v.get("exact_verified"):
             verdict += " (exact)"
-        table.add_row(
-            v["id"],
-            location,
-            f"[{styles.get(v['verdict'], 'dim')}]{verdict}[/]",
-            _margin(v["worst_margin"]),
-            str(v["evaluations"]),
+        rows.append(
+            (
+                v["id"],
+                location,
+                Text(verdict, style=styles.get(v["verdict"], "dim")),
+                _margin(v["worst_margin"]),
+                str(v["evaluations"]),
+            )
         )
     out = console()
-    out.print(table)
+    print_table(
+        out,
+        "Claims of the papers, searched for counterexamples",
+        [
+            Col("id", atomic=True),
+            Col("where"),
+            Col("verdict"),
+            Col("worst margin", numeric=True),
+            Col("evals", numeric=True),
+        ],
+        rows,
+    )
     s = report["summary"]
     rate = s.get("evaluations_per_second")
     out.print(

@@ -29,12 +29,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from fltheory import checks
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json, warn
+from fltheory.cli.output import Col, console, emit_json, print_table, warn
 from fltheory.config.files import load_npy, read_text
 from fltheory.config.numbers import parse_float, parse_table
 from fltheory.errors import InputError
@@ -134,9 +132,6 @@ def _compute(options: dict[str, Any]) -> "LimitReport":
 
 
 def _print_report(report: "LimitReport") -> None:
-    table = Table(title=escape("lim E[x_t] on F_k = ½‖x − u_k‖² (FedPBC Prop. 1 and extensions)"))
-    table.add_column("quantity")
-    table.add_column("value", justify="right")
     vec = lambda v: ", ".join(f"{x:.6g}" for x in v)  # noqa: E731
     rows = [
         ("method", report.method),
@@ -149,10 +144,13 @@ def _print_report(report: "LimitReport") -> None:
     if report.stationary_mse is not None and report.expected_sq_distance is not None:
         rows.append(("E‖x − limit‖² (stationary)", f"{report.stationary_mse:.6g}"))
         rows.append(("E‖x − x*‖² (stationary)", f"{report.expected_sq_distance:.6g}"))
-    for label, value in rows:
-        table.add_row(escape(label), escape(value))
     out = console()
-    out.print(table)
+    print_table(
+        out,
+        "lim E[x_t] on F_k = ½‖x − u_k‖² (FedPBC Prop. 1 and extensions)",
+        [Col("quantity"), Col("value")],
+        rows,
+    )
     w = report.weights
     if w is not None:
         out.print(f"weights w_k: min {w.min():.6g}, max {w.max():.6g} over {w.size} clients")

@@ -7,38 +7,81 @@ a sweep), else :data:`fltheory.optimize.DEFAULT_KAPPA2` = 1 (eq. 14 as printed).
 are :func:`fltheory.optimal_weights`'s (:mod:`fltheory.api.weights`); this module prints them.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import numpy as np
 import typer
-from rich.table import Table
 
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json, warn
+from fltheory.cli.output import Col, console, emit_json, print_table, warn
 from fltheory.optimize import DEFAULT_KAPPA2
 
 if TYPE_CHECKING:
     from fltheory.api.weights import WeightsReport
 
 
-def _print(report: "WeightsReport") -> None:
+def client_ranges(indices: list[int]) -> str:
+    """Client indices written as ranges.
+
+    >>> client_ranges([0, 1, 2, 5, 7, 8])
+    '0–2, 5, 7–8'
+    """
+    spans: list[list[int]] = []
+    for k in indices:
+        if spans and k == spans[-1][1] + 1:
+            spans[-1][1] = k
+        else:
+            spans.append([k, k])
+    return ", ".join(f"{lo}" if lo == hi else f"{lo}–{hi}" for lo, hi in spans)
+
+
+def client_groups(keys: Sequence[tuple[float, ...]]) -> list[list[int]]:
+    """Clients with the same key (their inputs: π, α, the file's q, excluded or not), in order
+    of first appearance.
+
+    >>> client_groups([(0.9, 1.0), (0.1, 1.0), (0.9, 1.0)])
+    [[0, 2], [1]]
+    """
+    groups: dict[tuple[float, ...], list[int]] = {}
+    for k, key in enumerate(keys):
+        groups.setdefault(key, []).append(k)
+    return list(groups.values())
+
+
+def _span(values: np.ndarray) -> str:
+    low, high = f"{values.min():.6g}", f"{values.max():.6g}"
+    return low if low == high else f"{low} to {high}"
+
+
+def _print(report: "WeightsReport", all_clients: bool) -> None:
     res, setup = report.result, report.setup
-    table = Table(title=f"optimal aggregation weights, problem {res.problem} ({setup.source})")
-    for col in ("client", "pi", "alpha", "q*", "p*", "config q"):
-        table.add_column(col, justify="right")
     excluded = set(res.excluded)
-    for k in range(setup.n_clients):
-        mark = " (excluded)" if k in excluded else ""
-        table.add_row(
-            f"{k}{mark}",
-            f"{setup.pi[k]:.4g}",
-            f"{setup.alpha[k]:.4g}",
-            f"{res.q[k]:.6g}",
-            f"{res.p[k]:.6g}",
-            f"{setup.q[k]:.6g}",
-        )
     con = console()
-    con.print(table)
+    title = f"optimal aggregation weights, problem {res.problem} ({setup.source})"
+    numbers = ("π (availability)", "α (importance)", "q* (optimal weight)", "p* (eff. share)")
+    columns = [Col("clients"), *(Col(h, numeric=True) for h in numbers)]
+    columns.append(Col("file's q", numeric=True))
+    vectors = (setup.pi, setup.alpha, res.q, res.p, setup.q)
+    if all_clients:
+        groups = [[k] for k in range(setup.n_clients)]
+    else:
+        keys = [
+            (float(setup.pi[k]), float(setup.alpha[k]), float(setup.q[k]), float(k in excluded))
+            for k in range(setup.n_clients)
+        ]
+        groups = client_groups(keys)
+    rows = []
+    for members in groups:
+        mark = " (excluded)" if members[0] in excluded else ""
+        label = client_ranges(members) + mark
+        if len(members) > 1:
+            label = f"{label} ({len(members)} clients)"
+        rows.append((label, *(_span(v[members]) for v in vectors)))
+    if not all_clients and len(groups) < setup.n_clients:
+        title += f", {setup.n_clients} clients in {len(groups)} groups (--all: every client)"
+    print_table(con, title, columns, rows)
     con.print(f"objective {res.objective:.8g} = {report.objective_meaning}", markup=False)
     con.print(f"objective at the file's q: {report.objective_at_config_q[0]:.8g}")
     con.print(
@@ -71,6 +114,12 @@ def optimize_q_command(
         typer.Option("--method", help="Problem 212 solver: closed-form (default) or cvxpy."),
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    all_clients: Annotated[
+        bool,
+        typer.Option(
+            "--all", help="One row per client (default: one row per group of equal clients)."
+        ),
+    ] = False,
 ) -> None:
     """Optimal aggregation weights q* (CA-Fed problems 14 and 212)."""
     from fltheory.api.weights import optimal_weights
@@ -79,4 +128,4 @@ def optimize_q_command(
     if json_out:
         emit_json(report.to_dict())
     else:
-        _print(report)
+        _print(report, all_clients)

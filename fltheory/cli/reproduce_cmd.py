@@ -13,10 +13,9 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json
+from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.errors import InputError
 
 
@@ -62,40 +61,58 @@ def _short(status: str, keep: int = 2) -> str:
 
 
 def _print_listing(rows: list[dict[str, Any]]) -> None:
-    table = Table(title="experiments (fltheory reproduce ID --setup S [--quick|--full])")
-    table.add_column("id", no_wrap=True)
-    for name in ("figure", "setup paper", "setup authors", "other setups"):
-        table.add_column(name, overflow="fold")
-    for r in rows:
-        src = r["source"]
-        table.add_row(
-            r["id"],
-            src["figure"],
-            _short(r["setups"].get("paper", "—")),
-            _short(r["setups"].get("authors", "—")),
-            "; ".join(
-                f"{name}: {_short(status)}"
-                for name, status in r["setups"].items()
-                if name not in ("paper", "authors")
-            ),
-        )
-    console().print(table)
+    print_table(
+        console(),
+        "experiments (fltheory reproduce ID --setup S [--quick|--full])",
+        [
+            Col("id", atomic=True),
+            Col("figure"),
+            Col("setup paper"),
+            Col("setup authors"),
+            Col("other setups"),
+        ],
+        [
+            (
+                r["id"],
+                r["source"]["figure"],
+                _short(r["setups"].get("paper", "—")),
+                _short(r["setups"].get("authors", "—")),
+                "; ".join(
+                    f"{name}: {_short(status)}"
+                    for name, status in r["setups"].items()
+                    if name not in ("paper", "authors")
+                ),
+            )
+            for r in rows
+        ],
+    )
 
 
 def _print_verdict(record: dict[str, Any], out: Path) -> None:
-    table = Table(
-        title=f"{record['id']} --setup {record['setup']} --{record['mode']}: "
+    title = (
+        f"{record['id']} --setup {record['setup']} --{record['mode']}: "
         f"{record['verdict'].upper()} ({record['data']}; {record['seeds']} seeds, "
         f"{record['seconds']} s)"
     )
-    for name in ("claim", "paper", "measured", "CI", "holds", "role"):
-        table.add_column(name, overflow="fold")
+    rows = []
     for c in record["checks"]:
         ci = "" if c["ci"] is None else f"[{c['ci'][0]:.4g}, {c['ci'][1]:.4g}]"
         holds = "contrary" if c["opposite"] else {True: "yes", False: "no", None: "—"}[c["holds"]]
-        table.add_row(c["claim"], _fmt(c["paper"]), _fmt(c["measured"]), ci, holds, c["role"])
+        rows.append((c["claim"], _fmt(c["paper"]), _fmt(c["measured"]), ci, holds, c["role"]))
     out_console = console()
-    out_console.print(table)
+    print_table(
+        out_console,
+        title,
+        [
+            Col("claim"),
+            Col("paper"),
+            Col("measured"),
+            Col("CI"),
+            Col("holds"),
+            Col("role"),
+        ],
+        rows,
+    )
     out_console.print(f"results written to {out}")
 
 

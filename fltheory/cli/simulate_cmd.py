@@ -1,7 +1,7 @@
 """``fltheory simulate``: run a TOML-configured comparison on the vectorised simulator."""
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,34 +13,33 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 
 from fltheory.atomic import MANIFEST
 from fltheory.cli.app import app
-from fltheory.cli.output import console, emit_json
+from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.errors import InputError
 from fltheory.sim.outfiles import RESULT_FILES
 
 
 def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
     """One row per (algorithm, metric), so the table fits a terminal for any metric set."""
-    table = Table(
-        title=f"{summary['name']}: {summary['seeds']} seeds × {summary['rounds']} rounds, "
+    title = (
+        f"{summary['name']}: {summary['seeds']} seeds × {summary['rounds']} rounds, "
         f"{summary['clients']} clients ({summary['device']}, {summary['dtype']})"
     )
-    columns: tuple[tuple[str, Literal["left", "right"]], ...] = (
-        ("algorithm", "left"),
-        ("metric", "left"),
-        ("time avg", "right"),
-        ("final ± sd (seeds)", "right"),
-        ("included", "right"),
-        ("seconds", "right"),
-    )
-    for name, justify in columns:
-        table.add_column(name, justify=justify)
+    columns = [
+        Col("algorithm"),
+        Col("metric"),
+        Col("time avg", numeric=True),
+        Col("final ± sd (seeds)", numeric=True),
+        Col("included", numeric=True),
+        Col("seconds", numeric=True),
+    ]
     # Server-model metrics, then (FedPBC) the same metrics of the mean of the client models.
     base = ("objective", "accuracy", "distance")
     metrics = (*base, *(f"{m}_client_mean" for m in base))
+    table_rows: list[tuple[str, ...]] = []
+    sections: list[int] = []
     for label, entry in summary["algorithms"].items():
         rows = [
             (
@@ -58,15 +57,17 @@ def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
             )
         for i, row in enumerate(rows or [("—", "", "")]):
             first = i == 0
-            table.add_row(
-                label if first else "",
-                *row,
-                f"{entry['inclusion_rate']:.3f}" if first else "",
-                f"{entry['seconds']:.2f}" if first else "",
-                end_section=i == len(rows) - 1,
+            table_rows.append(
+                (
+                    label if first else "",
+                    *row,
+                    f"{entry['inclusion_rate']:.3f}" if first else "",
+                    f"{entry['seconds']:.2f}" if first else "",
+                )
             )
+        sections.append(len(table_rows) - 1)
     out = console()
-    out.print(table)
+    print_table(out, title, columns, table_rows, sections=sections)
     if out_dir is not None:
         out.print(f"results written to {out_dir}")
 

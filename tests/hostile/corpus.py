@@ -297,6 +297,13 @@ def cases() -> list[tuple[str, list[str], dict[str, object]]]:
         )
     )
 
+    # --- report ---------------------------------------------------------------------------
+    # (an empty report file is valid: every key has a default)
+    bad_reports = {k: v for k, v in BAD_FILES.items() if k != "empty"}
+    for name, content in {**bad_reports, "deep": _nested_toml(5000)}.items():
+        add((f"report-config-{name}", ["report", "--config", "{tmp}/r.toml"], {"r.toml": content}))
+    add(("report-out-is-file", ["report", "--out", "{tmp}/f"], {"f": b"x"}))
+
     # --- simulate -------------------------------------------------------------------------
     for name, content in BAD_FILES.items():
         add(

@@ -110,7 +110,9 @@ CHUNKS = [CASES[i : i + CHUNK] for i in range(0, len(CASES), CHUNK)]
 def test_corpus_is_large_and_covers_every_command() -> None:
     commands = {argv[0] for _, argv, _ in CASES}
     assert len(CASES) >= 150
-    assert commands == {"chain", "bound", "optimize-q", "limit", "simulate", "check", "reproduce"}
+    assert commands == {
+        "chain", "bound", "optimize-q", "limit", "simulate", "check", "reproduce", "report"
+    }  # fmt: skip
     assert len({name for name, _, _ in CASES}) == len(CASES)
 
 

@@ -100,8 +100,20 @@ def test_parquet_without_pyarrow_names_the_extra(reference, tmp_path):
             export(tmp_path / "r.db", "parquet", tmp_path / "r.parquet")
         assert not (tmp_path / "r.parquet").exists()
     else:
+        import pyarrow.parquet as pq
+
         run_sweep(load_sweep(reference[0]), tmp_path / "r.db")
         assert export(tmp_path / "r.db", "parquet", tmp_path / "r.parquet") == 8
+        assert export(tmp_path / "r.db", "csv", tmp_path / "r.csv") == 8
+        # The Parquet file holds the CSV export's rows, the metrics as exact floats.
+        table = pq.read_table(tmp_path / "r.parquet").to_pylist()
+        with (tmp_path / "r.csv").open() as f:
+            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+        assert [r["key"] for r in table] == [r["key"] for r in rows]
+        for got, want in zip(table, rows, strict=True):
+            for column, value in want.items():
+                cell = got[column]
+                assert (str(cell) == value) or float(cell) == float(value), column
 
 
 def _start(sweep: Path, store: Path) -> subprocess.Popen:

@@ -1,0 +1,468 @@
+"""The report's text: six sections built from the numbers, rendered alike to HTML and Markdown.
+
+A :class:`Section` holds a title, a plain-words paragraph for a reader who has not read the
+papers, the paper reference for one who has, key findings, tables and figure names; the
+renderers in :mod:`fltheory.report.render` only lay them out.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fltheory.report.fmt import human, percent, power_of_ten
+
+#: Section titles, in order (the browser test looks for each).
+TITLES = {
+    "model": "1. The availability model",
+    "bounds": "2. The convergence bounds (Theorems 1–3)",
+    "weights": "3. The optimal aggregation weights",
+    "limit": "4. Where FedAvg-type aggregation converges",
+    "simulation": "5. Simulation with the theory overlaid",
+    "claims": "6. The papers' claims about this setting",
+}
+
+#: Short section names for the claims table.
+SHORT = {"model": "1. model", "bounds": "2. bounds", "weights": "3. weights", "limit": "4. limits"}
+
+CAFED = "CA-Fed (Rodio et al., IEEE/ACM ToN)"
+FEDPBC = "FedPBC (Wang & Ji)"
+
+
+@dataclass
+class Table:
+    """A caption, column headers and rows of strings."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
+class Section:
+    """One section of the report (see the module docstring)."""
+
+    key: str
+    title: str
+    plain: str
+    reference: str
+    findings: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    figures: list[str] = field(default_factory=list)
+
+
+def _yes(flag: bool | None) -> str:
+    return "—" if flag is None else ("yes" if flag else "no")
+
+
+def _verdict(vacuous: bool | None) -> str:
+    return "still vacuous" if vacuous else "informative"
+
+
+def model_section(n: dict[str, Any]) -> Section:
+    m = n["model"]
+    rows = [
+        [
+            g["name"],
+            str(g["clients"]),
+            human(g["pi"]),
+            f"{human(g['lambda2_mean'])} "
+            f"(range {human(g['lambda2_min'])} … {human(g['lambda2_max'])})",
+            human(obs),
+        ]
+        for g, obs in zip(m["groups"], m["raster"]["observed_availability_by_group"], strict=True)
+    ]
+    consts = [
+        ["number of clients N", human(m["n_clients"]), "clients"],
+        ["number of joint states M = 2^N", f"2^{human(m['log2_n_states'])}", "states"],
+        ["λ̄₂: second largest eigenvalue modulus", human(m["slem"]), "per round"],
+        ["λ(P) = (1 + λ̄₂)/2, the rate of eq. 5", human(m["lambda"]), "per round"],
+        ["C_P, the constant of eq. 5", power_of_ten(m["log10_C_P"]), "—"],
+        ["T_P, from when eq. 5 holds", human(m["T_P"]), "rounds"],
+        ["relaxation time 1/(1 − λ̄₂)", human(m["relaxation_time"]), "rounds"],
+        [
+            f"mixing time t_mix({human(m['mixing_time']['eps'])}), lower bound",
+            human(m["mixing_time"]["lower"]),
+            "rounds",
+        ],
+        [
+            f"mixing time t_mix({human(m['mixing_time']['eps'])}), upper bound",
+            human(m["mixing_time"]["upper"]),
+            "rounds",
+        ],
+        ["hitting time max_k 1/((1 − λ₂,k)π_k)", human(m["hitting_time"]), "rounds"],
+    ]
+    return Section(
+        key="model",
+        title=TITLES["model"],
+        plain=(
+            "Each client is sometimes reachable and sometimes not. Here every client switches "
+            "between 'available' and 'unavailable' like a coin that remembers its last toss: "
+            "π is the fraction of rounds a client is available, and λ₂ says how sticky it is "
+            "(0: independent from round to round; close to 1: long runs of the same state). "
+            "The whole population is one Markov chain with 2^N joint states; how fast it "
+            "forgets its starting state is summarised by λ(P) and the constant C_P: after t "
+            "rounds the distance to the long-run behaviour is at most C_P·λ(P)ᵗ."
+        ),
+        reference=(
+            f"{CAFED}: population of Section V-A(a); eq. 5 and Lemma 16 (eqs. 156, 157) for C_P "
+            "and T_P; eq. 229 for λ(P); eq. 236 for the two-state clients; App. F1 for the "
+            "mixing-time bounds; Section V-B(d) for the hitting time."
+        ),
+        findings=[
+            f"C_P = {power_of_ten(m['log10_C_P'])} (eq. 156: √(M − 1) times the norms of the "
+            f"spectral projectors, M = 2^{human(m['log2_n_states'])} joint states), so the "
+            "guarantee C_P·λ(P)ᵗ of eq. 5 says nothing (stays above 1) for the first "
+            f"{human(m['informative_after'])} rounds.",
+            f"λ(P) = {human(m['lambda'])}, so the chain forgets its start at rate "
+            f"{human(m['lambda'])} per round (relaxation time {human(m['relaxation_time'])} "
+            "rounds).",
+            f"On average {human(m['raster']['mean_active'])} clients are available per round "
+            f"in the sampled {m['raster']['rounds']} rounds.",
+            *[f"warning: {w}" for w in m["warnings"]],
+        ],
+        tables=[
+            Table(
+                "Client groups: stationary availability π and correlation λ₂",
+                ["group", "clients", "π", "λ₂", "observed availability (raster)"],
+                rows,
+            ),
+            Table("Constants of the joint chain", ["quantity", "value", "unit"], consts),
+        ],
+        figures=["model"],
+    )
+
+
+BOUND_TITLES = {
+    "theorem1": "Theorem 1: bias ε_bias ≤ κ²χ²(α‖p)Γ",
+    "theorem2": "Theorem 2: optimisation error ε_opt",
+    "theorem3": "Theorem 3: bias ε_bias ≤ 4κ²d_TV²(α, p)Γ′",
+    "total": "Theorem 1: total error F(w̄_T) − F* ≤ 2κ²(ε_opt + ε_bias)",
+}
+
+
+def bounds_section(n: dict[str, Any]) -> Section:
+    b = n["bounds"]
+    rows = []
+    for key, title in BOUND_TITLES.items():
+        e = b[key]
+        dom = e["dominant_term"]
+        rows.append(
+            [
+                title,
+                e["equation"],
+                power_of_ten(e["log10_value"]),
+                human(e["exact"]),
+                _yes(e["holds"]),
+                _yes(e["vacuous"]),
+                e["term_names"][dom],
+            ]
+        )
+    terms = []
+    for key in ("theorem2", "total"):
+        for k, t in b[key]["terms"].items():
+            terms.append(
+                [
+                    BOUND_TITLES[key].split(":")[0],
+                    b[key]["term_names"][k],
+                    power_of_ten(t["log10"]),
+                    percent(t["share"]),
+                ]
+            )
+    w = b["what_would_change"]
+    alt = w["total_if_C_P_were_1"]
+    nm = w["total_without_M_factor"]
+    t2 = b["theorem2"]
+    findings = [
+        f"The total bound is {power_of_ten(b['total']['log10_value'])}, while any point of W "
+        f"has a loss gap of at most {human(b['total']['trivial'])}: the bound is "
+        f"{'vacuous' if b['total']['vacuous'] else 'informative'}"
+        + (
+            f", about {power_of_ten(w['log10_factor_over_trivial'], 2)} times too large."
+            if w["log10_factor_over_trivial"] is not None and b["total"]["vacuous"]
+            else "."
+        ),
+        f"The dominant term of eq. 13 is {t2['term_names'][t2['dominant_term']]}"
+        f" ({percent(t2['terms'][t2['dominant_term']]['share'])} of it).",
+        f"What would have to change: eq. 13's Markov term υ carries the number of joint "
+        f"states M = 2^{human(w['log2_M'])}; without it (M = 1) the total would be "
+        f"{power_of_ten(nm['log10_value'])} ({_verdict(nm['vacuous'])})"
+        + (
+            f"; with everything else fixed, the M factor allows at most "
+            f"N = {w['largest_N_for_M_factor']} clients."
+            if w["largest_N_for_M_factor"] is not None
+            else "."
+        ),
+        f"C_P = {power_of_ten(w['log10_C_P'])} matters less: with C_P = 1 the total would be "
+        f"{power_of_ten(alt['log10_value'])} ({_verdict(alt['vacuous'])}).",
+        (
+            "A longer horizon does not rescue it: up to T = 10⁸ rounds the total stays vacuous."
+            if w["first_non_vacuous_rounds"] is None
+            else f"A horizon of T = {human(w['first_non_vacuous_rounds'])} rounds would make "
+            "the total informative."
+        ),
+        f"The bias bounds hold against the exact bias: Theorem 1 {_yes(b['theorem1']['holds'])}, "
+        f"Theorem 3 {_yes(b['theorem3']['holds'])} "
+        f"(exact ε_bias = {human(b['theorem1']['exact'])}).",
+    ]
+    s = b["setup"]
+    return Section(
+        key="bounds",
+        title=TITLES["bounds"],
+        plain=(
+            "The papers promise that the trained model is close to the best one, up to two "
+            "errors: the optimisation error (training was not run long enough) and the bias "
+            "(some clients are heard more often than others, so the model drifts toward them). "
+            "Each promise is a formula; here it is evaluated on this population with quadratic "
+            f"clients (N = {s['n_clients']}, T = {s['rounds']} rounds, E = {s['local_steps']} "
+            f"local steps, {s['steps']}). A bound is vacuous when it is larger than what "
+            "any model could lose anyway."
+        ),
+        reference=(
+            f"{CAFED}: Theorem 1 (eqs. 10, 11), Theorem 2 (eq. 13 with υ, ψ, φ of App. B), "
+            "Theorem 3 (eq. 15); the trivial bound is max F − F* over W."
+        ),
+        findings=findings,
+        tables=[
+            Table(
+                "The bounds",
+                ["bound", "equation", "value", "exact", "holds", "vacuous", "dominant term"],
+                rows,
+            ),
+            Table("Terms and their shares", ["bound", "term", "value", "share"], terms),
+        ],
+        figures=["bounds"],
+    )
+
+
+def weights_section(n: dict[str, Any]) -> Section:
+    w = n["weights"]
+    names = w["group_names"]
+    rows = [["your q (config)", *[human(x) for x in w["config_q_by_group"]], "—"]]
+    for row in w["problem14"]:
+        if row["q_by_group"] is None:
+            rows.append([f"problem 14, κ̄² = {human(row['kappa2'])}", row["status"], "", "", "", ""])
+            continue
+        rows.append(
+            [
+                f"problem 14, κ̄² = {human(row['kappa2'])}",
+                *[human(x) for x in row["q_by_group"]],
+                str(row["excluded"]),
+            ]
+        )
+    p212 = w["problem212"]
+    rows.append(
+        ["problem 212 (ε_opt only)", *[human(x) for x in p212["q_by_group"]], str(p212["excluded"])]
+    )
+    g = w["guidelines"]
+    return Section(
+        key="weights",
+        title=TITLES["weights"],
+        plain=(
+            "The server decides how much each client's update counts (the weights q). Counting "
+            "rarely-available clients more removes the bias but slows training; leaving them "
+            "out speeds training up but biases the model. Problem 14 balances the two with a "
+            "knob κ̄² (large κ̄²: care about bias); the table shows the best weights, summed "
+            "over each client group, for several settings of the knob."
+        ),
+        reference=(
+            f"{CAFED}: problem (14) (Section III-C), problem (212) and its KKT solution "
+            "(App. E, eqs. 224–227), Guidelines A–C (Sections III-D, III-E)."
+        ),
+        findings=[
+            "Guideline A (exclude the least available clients): problem 212 excludes "
+            f"{p212['excluded']} clients, from the groups "
+            f"{', '.join(g['A_excluded_by_problem212']) or 'none'}.",
+            f"Guideline B (exclude the most correlated clients): λ(P) is {human(g['B_lambda_all'])}"
+            f" with everyone, {human(g['B_lambda_without_correlated'])} without the correlated "
+            f"groups, {human(g['B_lambda_more_available_only'])} with the more available only.",
+            "Guideline C (weights α/π on the kept clients): by group "
+            + ", ".join(human(x) for x in g["C_unbiased_q_by_group"])
+            + ".",
+        ],
+        tables=[
+            Table(
+                "Optimal weights q*, summed by client group",
+                ["solution", *names, "clients excluded"],
+                rows,
+            )
+        ],
+        figures=["weights"],
+    )
+
+
+def _vec(v: Any) -> str:
+    return "(" + ", ".join(human(float(x)) for x in v) + ")"
+
+
+def limit_section(n: dict[str, Any]) -> Section:
+    lim = n["limit"]
+    mean, fixed, markov = (
+        lim["bernoulli_fedavg_mean"],
+        lim["bernoulli_fixed_q_alpha"],
+        lim["markov_fixed_q_alpha"],
+    )
+    rows = [
+        [
+            "FedAvg, mean over the active clients",
+            "independent links p = π (Prop. 1)",
+            str(mean["n_clients"]),
+            _vec(mean["limit"]),
+            _vec(mean["optimum"]),
+            human(mean["distance"]),
+        ],
+        [
+            "fixed q = α (eq. 3)",
+            "independent links p = π (Prop. 1 ext.)",
+            str(fixed["n_clients"]),
+            _vec(fixed["limit"]),
+            _vec(fixed["optimum"]),
+            human(fixed["distance"]),
+        ],
+        [
+            "fixed q = α (eq. 3)",
+            "Markov chain, exact (Kronecker)",
+            str(markov["n_clients"]),
+            _vec(markov["limit"]),
+            _vec(markov["optimum"]),
+            human(markov["distance"]),
+        ],
+    ]
+    return Section(
+        key="limit",
+        title=TITLES["limit"],
+        plain=(
+            "Even with a learning rate that stays constant, the average model settles at one "
+            "point. If some clients are available more often, that point is pulled toward "
+            "their data and away from the target everyone should agree on. This section "
+            "computes that point exactly, for clients whose losses are ½‖w − u_k‖², and how "
+            "far it is from the target."
+        ),
+        reference=(
+            f"{FEDPBC}: Proposition 1 (lim E[x_t] under independent links); its Markov "
+            f"extension is the stationary mean of the joint (model, availability) chain; {CAFED} "
+            "eq. 4 (the biased objective F_B)."
+        ),
+        findings=[
+            f"FedAvg's limit is {human(mean['distance'])} away from the target optimum "
+            "(distance in parameter units).",
+            f"With correlated availability ({markov['n_clients']} clients, exact), the limit moves "
+            f"by {human(markov['correlation_shift'])} compared with independent links of the "
+            "same π — correlation itself shifts where training ends up.",
+            f"The exact Markov limit needs 2^N states, so it is computed for "
+            f"{markov['n_clients']} clients drawn with the same preset (g, ν, ε).",
+        ],
+        tables=[
+            Table(
+                "Limits lim E[w_t] and their distance to the target",
+                ["aggregation", "availability", "clients", "limit", "target", "distance"],
+                rows,
+            )
+        ],
+        figures=["limit"],
+    )
+
+
+def simulation_section(n: dict[str, Any]) -> Section:
+    s = n["simulation"]
+    bias = s["bias"]
+    env = s["lemma16_envelope"]
+    rows = [
+        [
+            "time average of w (simulated, 95 % CI)",
+            ", ".join(
+                f"{human(float(m))} ± {human(float(h))}"
+                for m, h in zip(s["time_average"], s["time_average_ci95"], strict=True)
+            ),
+        ],
+        ["exact limit", _vec(s["exact_limit"])],
+        ["limit inside the 95 % interval", _yes(s["limit_inside_ci95"])],
+        ["exact bias F(w_B*) − F*", human(bias["exact"])],
+        [
+            "simulated F(w) − F*, time average (95 % CI)",
+            f"{human(bias['simulated_gap_time_average'])} ± {human(bias['simulated_gap_ci95'])}",
+        ],
+        ["Theorem 1 bias bound", human(bias["theorem1"])],
+        ["Theorem 3 bias bound", human(bias["theorem3"])],
+        [
+            f"Lemma 16: E(t) ≤ C_P λᵗ from T_P ({env['n_states']} states)",
+            f"{_yes(env['holds_from_T_P'])} (largest E(t)/(C_P λᵗ) = {human(env['max_ratio'])})",
+        ],
+    ]
+    tables = [Table("Theory vs simulation", ["quantity", "value"], rows)]
+    figures = ["simulation"]
+    leaf = s.get("synthetic_leaf")
+    if leaf:
+        tables.append(
+            Table(
+                f"Synthetic LEAF, {leaf['rounds']} rounds, {leaf['seeds']} runs",
+                ["algorithm", "final objective (95 % CI)", "final test accuracy", "inclusion rate"],
+                [
+                    [
+                        name,
+                        f"{human(a['final_objective'])} ± {human(a['final_objective_ci95'])}",
+                        human(a["final_accuracy"]),
+                        human(a["inclusion_rate"]),
+                    ]
+                    for name, a in leaf["algorithms"].items()
+                ],
+            )
+        )
+        figures.append("leaf")
+    return Section(
+        key="simulation",
+        title=TITLES["simulation"],
+        plain=(
+            "The same availability model drives a PyTorch simulation of federated training, "
+            "repeated with independent random seeds. If the theory is right, the long-run "
+            "average of the simulated model lands on the exact limit of section 4 (inside the "
+            "confidence band), the simulated loss above the optimum matches the exact bias and "
+            "sits under the bias bounds, and the chain's distance to stationarity stays under "
+            "C_P λᵗ."
+        ),
+        reference=(
+            f"{CAFED}: scheme (2)–(3), Theorems 1 and 3, Lemma 16 (eq. 5), the Synthetic LEAF "
+            f"experiment of Section V (Fig. 1a); {FEDPBC}: Proposition 1 (time average)."
+        ),
+        findings=[
+            f"{s['n_clients']} quadratic clients, {s['rounds']} rounds, {s['seeds']} runs, the "
+            f"first {s['burn_in_rounds']} rounds discarded: the time average is "
+            f"{human(s['distance_time_average_to_limit'])} from the exact limit.",
+        ],
+        tables=tables,
+        figures=figures,
+    )
+
+
+def claims_section(n: dict[str, Any]) -> Section:
+    c = n["claims"]
+    rows = [[SHORT[r["section"]], r["id"], r["verdict"], r["statement"]] for r in c["claims"]]
+    counts = ", ".join(f"{k}: {v}" for k, v in sorted(c.get("counts", {}).items()))
+    return Section(
+        key="claims",
+        title=TITLES["claims"],
+        plain=(
+            "Each statement of the papers that this report relies on was turned into an "
+            "executable test and searched for counterexamples by `fltheory check`. 'holds' "
+            "means no counterexample was found; 'refuted' means one was found and verified "
+            "exactly (often the printed formula, while a corrected form holds)."
+        ),
+        reference=(
+            f"The claims registry (fltheory/claims/papers); verdicts {c['note']} "
+            f"({c.get('source')}, created {c.get('created')}, commit "
+            f"{(c.get('git_commit') or '—')[:10]}, budget {c.get('budget')})."
+        ),
+        findings=[f"Verdicts: {counts or 'none available'}."],
+        tables=[Table("Claims and verdicts", ["section", "claim", "verdict", "statement"], rows)],
+        figures=[],
+    )
+
+
+def build_sections(numbers: dict[str, Any]) -> list[Section]:
+    """The six sections, in order."""
+    return [
+        model_section(numbers),
+        bounds_section(numbers),
+        weights_section(numbers),
+        limit_section(numbers),
+        simulation_section(numbers),
+        claims_section(numbers),
+    ]
