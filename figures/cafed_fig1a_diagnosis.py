@@ -7,17 +7,22 @@ local test loss, no ridge). Printed per variant: mean and 95 % t-interval of
 acc_end(CA-Fed) − acc_end(AdaFed) in pp, participants/active, per-group exclusion rates.
 H3: the same over data seeds (config ``seed``), a few run seeds each.
 
-Usage: python figures/cafed_fig1a_diagnosis.py h1 ROUNDS SEEDS [DATA_SEED]
-       python figures/cafed_fig1a_diagnosis.py h3 ROUNDS SEEDS DATA_SEEDS   (seeds 1..DATA_SEEDS)
-Prints one JSON object per line.
+Usage: python figures/cafed_fig1a_diagnosis.py h1 [--rounds 200] [--seeds 10] [--data-seed 0]
+       python figures/cafed_fig1a_diagnosis.py h3 [--rounds 100] [--seeds 4] [--data-seeds 10]
+Prints one JSON object per line (progress on stderr) and writes them to
+``OUT/cafed_fig1a_diagnosis_<h1|h3>.jsonl`` (``--out``, default figures/out/).
 """
 
+import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
 from fltheory.experiments import judges
@@ -77,14 +82,30 @@ def summarise(rounds: int, seeds: int, data_seed: int, variants: tuple[str, ...]
 
 
 def main(argv: list[str]) -> None:
-    what, rounds, seeds = argv[0], int(argv[1]), int(argv[2])
-    if what == "h1":
-        data_seed = int(argv[3]) if len(argv) > 3 else 0
-        print(json.dumps(summarise(rounds, seeds, data_seed, tuple(VARIANTS))), flush=True)
-    else:
-        for data_seed in range(1, int(argv[3]) + 1):
-            row = summarise(rounds, seeds, data_seed, ("ca_fed", "ca_fed_oracle_train"))
-            print(json.dumps(row), flush=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("hypothesis", choices=("h1", "h3"))
+    parser.add_argument("--rounds", type=int, default=None, help="T (h1: 200, h3: 100)")
+    parser.add_argument("--seeds", type=int, default=None, help="run seeds (h1: 10, h3: 4)")
+    parser.add_argument("--data-seed", type=int, default=0, help="h1's data seed")
+    parser.add_argument("--data-seeds", type=int, default=10, help="h3: data seeds 1..K")
+    parser.add_argument("--out", type=Path, default=Path("figures/out"))
+    args = parser.parse_args(argv)
+    h1 = args.hypothesis == "h1"
+    rounds = args.rounds or (200 if h1 else 100)
+    seeds = args.seeds or (10 if h1 else 4)
+    if rounds < 1 or seeds < 2 or args.data_seeds < 1:
+        parser.error("--rounds must be >= 1, --seeds >= 2 and --data-seeds >= 1")
+    jobs = [args.data_seed] if h1 else list(range(1, args.data_seeds + 1))
+    variants = tuple(VARIANTS) if h1 else ("ca_fed", "ca_fed_oracle_train")
+    args.out.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for i, data_seed in enumerate(jobs, 1):
+        print(f"[{i}/{len(jobs)}] data seed {data_seed}", file=sys.stderr, flush=True)
+        lines.append(json.dumps(summarise(rounds, seeds, data_seed, variants)))
+        print(lines[-1], flush=True)
+    path = args.out / f"cafed_fig1a_diagnosis_{args.hypothesis}.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ SMALL = {
     "figures/fedavg_bias_vs_heterogeneity.py": "--quick",
     "figures/ca_fed_fig1a.py": "--seeds 1 --rounds 5",
     "figures/ca_fed_fig1a_grid.py": "--seeds 1 --rounds 5",
+    "figures/cafed_fig1a_diagnosis.py": "--seeds 2 --rounds 3",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
 }
 #: Scripts that take more than a few seconds even at the small size.
@@ -41,6 +42,7 @@ SLOW = {
     "figures/fedavg_bias_vs_heterogeneity.py",
     "figures/ca_fed_fig1a.py",
     "figures/ca_fed_fig1a_grid.py",
+    "figures/cafed_fig1a_diagnosis.py",
     "paper_checks/run_all.py",
 }
 
