@@ -198,6 +198,7 @@ class SoftmaxRegression(Model):
         True
         """
         m, batch = theta.shape[0], y.shape[-1]
+        y = y if not y.is_floating_point() else y.long()  # labels gathered with the features
         mat = theta.reshape(m, self.n_classes, -1).clone()
         minus = torch.full((m, 1, batch), -1.0, dtype=theta.dtype, device=theta.device)
         scale = -lr if weight is not None else -lr / batch
