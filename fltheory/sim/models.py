@@ -270,7 +270,7 @@ class LogisticRegression(Model):
         """
         batch = y.shape[-1]
         vec = theta.clone()[:, None, :]
-        labels = y.to(theta.dtype)[..., None]
+        labels = y.to(theta.dtype).contiguous()[..., None]  # y may be a column of [x, 1, y]
         scale = -lr if weight is not None else -lr / batch
         for j in range(steps):
             s = j if x.shape[0] > 1 else 0
