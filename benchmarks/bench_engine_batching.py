@@ -19,8 +19,9 @@ take ~1-2 min to draw).
 Part b — per-step overhead: the INFOCOM binary data set (N = 24, d = 10, logistic regression)
 and LEAF Synthetic with N = 24 (softmax, P = 610), 10 seeds, E = 2, B = 32: the batched local
 step (gather + E steps of every participating seed-client pair, plan included) and the whole
-engine run, per seed-round, old / new (target >= 5x on the binary problem). Minimum over
-``--repeats`` repetitions. Times are CPU seconds of this process (torch on ``--threads`` = 1
+engine run, per seed-round, old / new (target >= 5x on the binary problem), and the index draws
+alone (old: numpy's bounded integers; new: multiply-shift of raw words). Minimum over
+``--repeats`` repetitions; the load average is printed. Times are CPU seconds of this process (torch on ``--threads`` = 1
 thread), robust to other jobs on a shared machine; on CUDA, wall seconds after a sync. Both
 parts run on CUDA too when a GPU is present.
 
