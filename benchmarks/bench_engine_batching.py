@@ -21,9 +21,9 @@ and LEAF Synthetic with N = 24 (softmax, P = 610), 10 seeds, E = 2, B = 32: the 
 step (gather + E steps of every participating seed-client pair, plan included) and the whole
 engine run, per seed-round, old / new (target >= 5x on the binary problem), and the index draws
 alone (old: numpy's bounded integers; new: multiply-shift of raw words). Minimum over
-``--repeats`` repetitions; the load average is printed. Times are CPU seconds of this process (torch on ``--threads`` = 1
-thread), robust to other jobs on a shared machine; on CUDA, wall seconds after a sync. Both
-parts run on CUDA too when a GPU is present.
+``--repeats`` repetitions; the load average is printed. Times are CPU seconds of this
+process (torch on ``--threads`` = 1 thread), robust to other jobs on a shared machine; on CUDA,
+wall seconds after a sync. Both parts run on CUDA too when a GPU is present.
 
     python benchmarks/bench_engine_batching.py [--part all|a|b] [--seeds 50] [--rounds 4]
         [--old-seeds 5] [--max-samples 1000] [--repeats 3] [--threads 1]
