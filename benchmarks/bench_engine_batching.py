@@ -1,9 +1,12 @@
 """The engine's plain-SGD path today vs before issue 14, ratios measured in the same run.
 
 The "old" path is kept callable here: :class:`OldBatchPlan` is the former plan (16-round int64
-blocks cached for every seed, a round stacked to (R, E, N, B)) and :func:`old_local_sgd` the
-former ``DataProblem.local_sgd`` (per step: gather, ``Model.loss_grad``, θ − lr·g). Both run
-through the same, unchanged ``run_vectorised``.
+blocks of numpy's bounded integers cached for every seed, a round stacked to (R, E, N, B)) and
+:func:`old_local_sgd` the former ``DataProblem.local_sgd`` (per step: gather,
+``Model.loss_grad``, θ − lr·g). Both run through the same ``run_vectorised`` (the old problem
+has no ``local_sgd_plan``, so the engine takes its former branch). The new plan draws other
+numbers (multiply-shift of raw words), so the two engines' weights are compared on the old
+plan's draws.
 
 Part a — memory-aware batching: LEAF Synthetic(0.5, 0.5), softmax regression, N = 10 000
 clients, E = 2, B = 32, the CA-Fed availability and "unbiased" FedAvg of
@@ -16,10 +19,11 @@ take ~1-2 min to draw).
 Part b — per-step overhead: the INFOCOM binary data set (N = 24, d = 10, logistic regression)
 and LEAF Synthetic with N = 24 (softmax, P = 610), 10 seeds, E = 2, B = 32: the batched local
 step (gather + E steps of every participating seed-client pair, plan included) and the whole
-engine run, per seed-round, old / new (target >= 5x on the binary problem). Minimum over
-``--repeats`` repetitions. Times are CPU seconds of this process (torch on ``--threads`` = 1
-thread), robust to other jobs on a shared machine; on CUDA, wall seconds after a sync. Both
-parts run on CUDA too when a GPU is present.
+engine run, per seed-round, old / new (target >= 5x on the binary problem), and the index draws
+alone (old: numpy's bounded integers; new: multiply-shift of raw words). Minimum over
+``--repeats`` repetitions; the load average is printed. Times are CPU seconds of this
+process (torch on ``--threads`` = 1 thread), robust to other jobs on a shared machine; on CUDA,
+wall seconds after a sync. Both parts run on CUDA too when a GPU is present.
 
     python benchmarks/bench_engine_batching.py [--part all|a|b] [--seeds 50] [--rounds 4]
         [--old-seeds 5] [--max-samples 1000] [--repeats 3] [--threads 1]
@@ -99,6 +103,7 @@ def old_problem(problem):
     """A shallow copy of ``problem`` whose local SGD is the old one."""
     old = copy.copy(problem)
     old.local_sgd = types.MethodType(old_local_sgd, old)
+    old.local_sgd_plan = None  # the engine's former branch: tensors to ``local_sgd``
     return old
 
 
@@ -214,16 +219,16 @@ def local_step_time(setup, lr: float, rounds: int, repeats: int) -> float:
     return best
 
 
-def draw_time(setup, rounds: int, repeats: int) -> float:
-    """Seconds per seed-round of drawing the minibatch indices alone (a fresh streamed plan:
-    numpy's bounded integers, the numbers every plan before and after issue 14 holds)."""
+def draw_time(setup, rounds: int, repeats: int, plan_type=BatchPlan) -> float:
+    """Seconds per seed-round of drawing the minibatch indices alone (a fresh plan, every
+    repetition's round t before round t + 1, as the engine asks)."""
     s, best = setup.settings, float("inf")
     for _ in range(repeats):
         counts = setup.problem.train_counts
-        plan = BatchPlan(setup.seed, counts, s.local_steps, s.batch_size, setup.reps)
+        plan = plan_type(setup.seed, counts, s.local_steps, s.batch_size, setup.reps)
         start = time.process_time()
-        for r in range(setup.reps):
-            for t in range(rounds):
+        for t in range(rounds):
+            for r in range(setup.reps):
                 plan.rep_round(r, t)
         best = min(best, (time.process_time() - start) / (setup.reps * rounds))
     return best
@@ -231,7 +236,10 @@ def draw_time(setup, rounds: int, repeats: int) -> float:
 
 def part_b(args, device: str) -> None:
     rounds = 100
-    print(f"\nPart b ({device}): N = 24, 10 seeds, E = 2, B = 32, {rounds} rounds, per seed-round")
+    print(
+        f"\nPart b ({device}): N = 24, 10 seeds, E = 2, B = 32, {rounds} rounds, per seed-round, "
+        f"min over {args.repeats} repeats, load average {os.getloadavg()[0]:.1f}"
+    )
     for name, cfg in (
         ("binary (logistic, d=10)", load("binary", device, kind="binary_synthetic")),
         ("LEAF Synthetic (softmax, P=610)", load("leaf", device, n_clients=24)),
@@ -243,13 +251,16 @@ def part_b(args, device: str) -> None:
         t_new = local_step_time(new, lr, rounds, args.repeats)
         e_old = min(run_seconds(old, spec) for _ in range(args.repeats)) / (10 * rounds)
         e_new = min(run_seconds(new, spec) for _ in range(args.repeats)) / (10 * rounds)
-        diff = np.abs(old.run(spec).final_w - new.run(spec).final_w).max()
-        draws = draw_time(new, rounds, args.repeats)
+        same_draws = copy.copy(new)  # the new engine on the old plan's draws
+        same_draws.plan = old.plan
+        diff = np.abs(old.run(spec).final_w - same_draws.run(spec).final_w).max()
+        draws_old = draw_time(old, rounds, args.repeats, OldBatchPlan)
+        draws_new = draw_time(new, rounds, args.repeats)
         print(
             f"{name}: local step old {1e6 * t_old:.0f} us, new {1e6 * t_new:.0f} us, "
-            f"RATIO {t_old / t_new:.1f}x (index draws alone {1e6 * draws:.0f} us in both: "
-            f"ceiling {t_old / draws:.1f}x); whole engine old {1e6 * e_old:.0f} us, "
-            f"new {1e6 * e_new:.0f} us, ratio {e_old / e_new:.1f}x; "
+            f"RATIO {t_old / t_new:.1f}x (index draws alone: old {1e6 * draws_old:.0f} us, "
+            f"new {1e6 * draws_new:.0f} us); whole engine old {1e6 * e_old:.0f} us, "
+            f"new {1e6 * e_new:.0f} us, ratio {e_old / e_new:.1f}x; on the old draws, "
             f"max |w_old - w_new| after {rounds} rounds {diff:.1e}"
         )
 

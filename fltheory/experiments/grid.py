@@ -16,8 +16,11 @@ corresponding to the results in Figure 1", which plots test accuracy). A diverge
   per-repetition scores of every point, and the search returns a :class:`GridResult`;
 * :class:`SimulatorObjective` evaluates every point of the grid in one comparison (data and
   availability trace drawn once, each point batched over repetitions);
-* :func:`cached_grid_search` keeps results in ``<run directory>/grid/<config hash>.json`` (the
-  directory set by :func:`caching`), so a re-run reuses them.
+* :func:`cached_grid_search` keeps every point's scores in the sweep results store
+  (:class:`fltheory.sweep.Store`) ``<run directory>/grid/grid.db`` (the directory set by
+  :func:`caching`), one row per point keyed by the hash of the point's config, stored as soon
+  as its batch (the server rates of one (algorithm, η)) is scored: a re-run, or a search
+  killed and restarted, scores only the points not stored yet, and two runs may share it.
 
 >>> grid = Grid((1.0, 0.1), (2.0, 1.0))
 >>> planted = lambda points, seed, reps: {p: np.full(reps, -abs(p.lr - 0.1) - p.server_lr)
@@ -27,7 +30,6 @@ corresponding to the results in Figure 1", which plots test accuracy). A diverge
 """
 
 import contextlib
-import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -144,35 +146,6 @@ class GridResult:
             "selected": {a: list(p) for a, p in self.selected().items()},
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **self.summary(),
-            "scores": [
-                {"algorithm": a, "lr": p[0], "server_lr": p[1], "scores": _finite(v)}
-                for a, table in self.scores.items()
-                for p, v in table.items()
-            ],
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GridResult":
-        scores: dict[str, dict[Pair, np.ndarray]] = {}
-        for row in data["scores"]:
-            values = np.array([np.nan if s is None else s for s in row["scores"]], dtype=float)
-            scores.setdefault(row["algorithm"], {})[(row["lr"], row["server_lr"])] = values
-        return cls(
-            data["purpose"],
-            data["tuning_seed"],
-            data["repetitions"],
-            data["criterion"],
-            scores,
-            data["key"],
-        )
-
-
-def _finite(values: np.ndarray) -> list[float | None]:
-    return [float(x) if np.isfinite(x) else None for x in np.asarray(values, dtype=float)]
-
 
 def grid_search(
     evaluate: Evaluate,
@@ -201,6 +174,8 @@ _DEVICE: ContextVar[str] = ContextVar("grid_device", default="cpu")
 _DONE: ContextVar[list[GridResult] | None] = ContextVar("grid_done", default=None)
 #: The sub-folder of a run directory holding the grid caches.
 CACHE_DIR = "grid"
+#: The results store of the grid points in that folder.
+STORE_FILE = "grid.db"
 
 
 @contextlib.contextmanager
@@ -229,48 +204,80 @@ def cached_grid_search(
     extra: Sequence[Pair] = (),
     record: bool = True,
 ) -> GridResult:
-    """:func:`grid_search` with ``objective``, cached per config hash in the :func:`caching`
-    directory (a result whose hash matches is read back instead of recomputed); ``record``:
-    list it among the searches of the run (False for a helper run such as acc(0))."""
-    from fltheory.atomic import write_atomic
+    """:func:`grid_search` with ``objective``, each point's scores cached in the
+    :func:`caching` directory's results store under the hash of the point's config (stored
+    points are read back, the others scored in batches of one (algorithm, η), each batch
+    stored as it finishes); ``record``: list it among the searches of the run (False for a
+    helper run such as acc(0))."""
     from fltheory.provenance import config_hash
 
     pairs = list(dict.fromkeys([*grid.pairs(), *extra]))
     points = [GridPoint(a, lr, slr) for a in algorithms for lr, slr in pairs]
-    tables = objective.tables(points, tuning_seed(seed, purpose))
-    keyed: dict[str, Any] = {
-        "tables": tables,
-        "repetitions": repetitions,
-        "criterion": "acc_end",
-        "device": _DEVICE.get(),
-    }
+    tune = tuning_seed(seed, purpose)
+    keyed: dict[str, Any] = {"repetitions": repetitions, "criterion": "acc_end"}
+    keyed["device"] = _DEVICE.get()
     if objective.metric is not None:
         keyed["metric"] = objective.metric
-    key = config_hash(keyed)
+    key = config_hash({"tables": objective.tables(points, tune), **keyed})
     directory = _CACHE.get()
-    path = None if directory is None else directory / f"{key[:16]}.json"
-    if path is not None and path.is_file():
-        result = GridResult.from_dict(json.loads(path.read_text()))
-    else:
-        result = grid_search(
-            objective,
-            algorithms,
-            grid,
-            seed=seed,
-            purpose=purpose,
-            repetitions=repetitions,
-            extra=extra,
-        )
-        result = GridResult(
-            result.purpose, result.tuning_seed, repetitions, result.criterion, result.scores, key
-        )
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
+    evaluate: Evaluate = objective
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+        evaluate = _StoredObjective(objective, directory / STORE_FILE, keyed)
+    result = grid_search(
+        evaluate, algorithms, grid, seed=seed, purpose=purpose, repetitions=repetitions,
+        extra=extra,
+    )  # fmt: skip
+    result = GridResult(
+        result.purpose, result.tuning_seed, repetitions, result.criterion, result.scores, key
+    )
     done = _DONE.get()
     if done is not None and record:
         done.append(result)
     return result
+
+
+@dataclass(frozen=True)
+class _StoredObjective:
+    """``objective`` behind a sweep results store: one row per point (key: the hash of the
+    point's config and ``keyed``; metrics ``acc_end/rep<i>``, NaN for a diverged run)."""
+
+    objective: "SimulatorObjective"
+    path: Path
+    keyed: Mapping[str, Any]
+
+    def __call__(
+        self, points: list[GridPoint], seed: int, repetitions: int
+    ) -> dict[GridPoint, np.ndarray]:
+        import time
+
+        from fltheory.provenance import config_hash
+        from fltheory.sweep import Row, Store
+
+        configs = {p: {"tables": self.objective.tables([p], seed), **self.keyed} for p in points}
+        keys = {p: config_hash(c) for p, c in configs.items()}
+        names = [f"acc_end/rep{i}" for i in range(repetitions)]
+        out: dict[GridPoint, np.ndarray] = {}
+        with Store(self.path) as store:
+            rows = {row.key: row for row in store.rows()}
+            for p in points:
+                if keys[p] in rows:
+                    out[p] = np.array([rows[keys[p]].metrics[n] for n in names], dtype=float)
+            batches: dict[tuple[str, float], list[GridPoint]] = {}
+            for p in points:
+                if p not in out:
+                    batches.setdefault((p.algorithm, p.lr), []).append(p)
+            for batch in batches.values():
+                start = time.perf_counter()
+                scores = self.objective(batch, seed, repetitions)
+                seconds = (time.perf_counter() - start) / len(batch)
+                for p in batch:
+                    values = np.asarray(scores[p], dtype=float)
+                    swept = {"algorithm": p.algorithm, "lr": p.lr, "server_lr": p.server_lr}
+                    metrics = dict(zip(names, values.tolist(), strict=True))
+                    store.add(Row(keys[p], seed, swept, configs[p], metrics, seconds))
+                    out[p] = values
+        return out
 
 
 @dataclass(frozen=True)

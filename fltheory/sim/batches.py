@@ -3,13 +3,17 @@
 Batch B_{t,j}^k of eq. (2) holds ``batch_size`` local indices drawn uniformly WITH replacement
 from client k's n_k samples (so ∇F_k(·, B) is unbiased, Section II). Indices for repetition r
 and rounds [b·block, (b+1)·block) come from ``generator(seed, f"sim/batches/rep{r}/block{b}")``,
-drawn round after round (``integers`` with per-client bounds, an (E, N, B) array per round: the
-same numbers, in the same order, as one (block, E, N, B) draw): a pure function of (seed, r, t),
-so the vectorised engine and the reference loop, every algorithm of a comparison, and a run
-resumed from a checkpoint consume identical batches whatever order they ask in.
+drawn round after round by :func:`draw_indices` (multiply-shift of 32-bit words of the
+stream's raw outputs, an (E, N, B) array per round: the same numbers, in the same order, as one
+(block, E, N, B) draw): a pure function of (seed, r, t), so the vectorised engine and the
+reference loop, every algorithm of a comparison, and a run resumed from a checkpoint consume
+identical batches whatever order they ask in. (Before issue 14's part b the indices came from
+numpy's bounded ``integers`` with per-client bounds, several times slower to draw; the
+batches, hence a seed's results, differ from those releases.)
 
 The plan streams: per repetition it holds the rounds of one draw, at most :data:`AHEAD`
-indices or one round's (E, N, B) — never a 16-round block for every repetition — and
+indices or one round's (E, N, B) — never a 16-round block for every repetition, unless all
+of them together hold at most :data:`SMALL` indices (then one block of all is held) — and
 :meth:`BatchPlan.round` hands the engine a lazy view that draws only the repetitions the
 engine asks for.
 """
@@ -27,6 +31,38 @@ BLOCK = 16
 
 #: Indices one repetition may hold ahead (its stream then draws several rounds at once).
 AHEAD = 2**16
+
+#: Plans with at most this many indices per block of every repetition hold whole blocks.
+SMALL = 2**18
+
+
+def draw_indices(
+    rng: np.random.Generator, counts: np.ndarray, rounds: int, steps: int, batch: int
+) -> np.ndarray:
+    """(rounds, steps, N, batch) indices, entry [t, j, k, i] uniform on {0, …, n_k − 1} (n_k =
+    ``counts[k]``), all independent: ⌊h·n_k / 2³²⌋ for h a 32-bit word (multiply-shift; each
+    index has probability within a relative n_k/2³² of 1/n_k, below 2.4e-5 for n_k ≤ 10⁵).
+    Each round takes ⌈steps·N·batch/2⌉ raw 64-bit outputs of ``rng``'s bit generator, high
+    words for the first half of its entries, low words for the rest, so drawing rounds one by
+    one or several at once gives the same numbers. Raw outputs, not a ``Generator`` method: the
+    stream is fixed by the bit generator alone. Every plan draws through this function, so the
+    engine and the reference loop see the same numbers.
+
+    >>> from fltheory.rng import generator
+    >>> idx = draw_indices(generator(0, "doc"), np.array([1, 3]), 1000, 2, 5)
+    >>> idx.shape, int(idx[:, :, 0].max()), sorted(set(idx[:, :, 1].ravel().tolist()))
+    ((1000, 2, 2, 5), 0, [0, 1, 2])
+    """
+    per_round = steps * len(counts) * batch
+    half = -(-per_round // 2)
+    raw = rng.bit_generator.random_raw(rounds * half).reshape(rounds, half)
+    words = np.empty((rounds, 2 * half), dtype=np.uint64)
+    np.right_shift(raw, np.uint64(32), out=words[:, :half])
+    np.bitwise_and(raw, np.uint64(0xFFFFFFFF), out=words[:, half:])
+    out = words[:, :per_round].reshape(rounds, steps, len(counts), batch)
+    out *= np.asarray(counts, dtype=np.uint64)[:, None]
+    out >>= np.uint64(32)
+    return out.view(np.int64)
 
 
 @dataclass
@@ -65,16 +101,18 @@ class BatchPlan:
         self.counts = np.asarray(counts, dtype=np.int64)
         if (self.counts < 1).any():
             raise InputError("every client needs at least one sample to draw minibatches from")
-        self._high = self.counts[None, None, :, None]
         self._streams: dict[int, _Stream] = {}
+        per_block = reps * BLOCK * local_steps * self.counts.size * batch_size
+        #: Small plans hold one block of every repetition, (R, BLOCK, E, N, B), at a time.
+        self.small = per_block <= SMALL
+        self._block: tuple[int, np.ndarray] | None = None
 
     def _draw(self, stream: _Stream, t: int) -> None:
         """Advance ``stream`` past round t, drawing as many rounds at once as AHEAD allows."""
         per_round = self.local_steps * self.counts.size * self.batch_size
         end = (stream.block + 1) * BLOCK
         n = max(t + 1 - stream.next_t, min(end - stream.next_t, AHEAD // per_round))
-        shape = (n, self.local_steps, self.counts.size, self.batch_size)
-        stream.ahead = stream.rng.integers(0, self._high, size=shape)
+        stream.ahead = draw_indices(stream.rng, self.counts, n, self.local_steps, self.batch_size)
         stream.next_t += n
 
     def rep_round(self, rep: int, t: int) -> np.ndarray:
@@ -90,6 +128,18 @@ class BatchPlan:
             self._draw(stream, t)
         return stream.ahead[t - stream.next_t + stream.ahead.shape[0]]
 
+    def block(self, b: int) -> np.ndarray:
+        """(R, BLOCK, E, N, B): rounds [b·BLOCK, (b+1)·BLOCK) of every repetition, the numbers
+        :meth:`rep_round` streams (small plans; the last block is kept)."""
+        if self._block is None or self._block[0] != b:
+            shape = (self.reps, BLOCK, self.local_steps, self.counts.size, self.batch_size)
+            out = np.empty(shape, dtype=np.int64)
+            for r in range(self.reps):
+                rng = generator(self.seed, f"sim/batches/rep{r}/block{b}")
+                out[r] = draw_indices(rng, self.counts, BLOCK, self.local_steps, self.batch_size)
+            self._block = (b, out)
+        return self._block[1]
+
     def round(self, t: int) -> "RoundBatches":
         """Round t's indices as a lazy (R, E, N, B) array (see :class:`RoundBatches`)."""
         return RoundBatches(self, t)
@@ -100,7 +150,8 @@ class RoundBatches:
     """Round t of a plan, indexed like the (R, E, N, B) array it stands for with
     ``[rr, j, kk]`` (rr, kk: equal-length integer arrays of (repetition, client) pairs; j: a
     step or a slice of steps), the gathers the engine makes: (M, E', B) or (M, B) indices.
-    Only the repetitions in ``rr`` are drawn."""
+    Small plans gather from :meth:`BatchPlan.block`; larger ones draw only the repetitions in
+    ``rr``."""
 
     plan: BatchPlan
     t: int
@@ -109,10 +160,10 @@ class RoundBatches:
         rr, step, kk = key
         rr, kk = np.asarray(rr), np.asarray(kk)
         p = self.plan
+        if p.small:
+            return p.block(self.t // BLOCK)[rr, self.t % BLOCK, step, kk]  # one gather
         reps = np.unique(rr)
         slabs = [p.rep_round(int(r), self.t) for r in reps]
-        if reps.size * p.local_steps * p.counts.size * p.batch_size <= AHEAD:
-            return np.stack(slabs)[np.searchsorted(reps, rr), step, kk]  # small: one gather
         out = np.empty((rr.size, p.local_steps, p.batch_size), dtype=np.int64)
         for r, slab in zip(reps, slabs, strict=True):
             sel = rr == r

@@ -63,7 +63,9 @@ def server_step(
 
 
 def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) -> LocalFn:
-    """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches."""
+    """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches (through
+    the problem's ``local_sgd_plan`` on the plan's numpy indices where it has one)."""
+    plan_step = getattr(problem, "local_sgd_plan", None)
 
     def local(
         rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor, correction: torch.Tensor | None = None
@@ -71,6 +73,8 @@ def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) ->
         assert correction is None, "gradient corrections run through fltheory.sim.local_opt"
         device = theta0.device
         idx = None
+        if idx_t is not None and plan_step is not None:
+            return plan_step(theta0, kk, idx_t[rr, :, kk], lr, steps)
         if idx_t is not None:
             idx = torch.as_tensor(idx_t[rr, :, kk], device=device).transpose(0, 1)
         return problem.local_sgd(theta0, torch.as_tensor(kk, device=device), idx, lr, steps)

@@ -198,6 +198,7 @@ class SoftmaxRegression(Model):
         True
         """
         m, batch = theta.shape[0], y.shape[-1]
+        y = y if not y.is_floating_point() else y.long()  # labels gathered with the features
         mat = theta.reshape(m, self.n_classes, -1).clone()
         minus = torch.full((m, 1, batch), -1.0, dtype=theta.dtype, device=theta.device)
         scale = -lr if weight is not None else -lr / batch
@@ -269,7 +270,7 @@ class LogisticRegression(Model):
         """
         batch = y.shape[-1]
         vec = theta.clone()[:, None, :]
-        labels = y.to(theta.dtype)[..., None]
+        labels = y.to(theta.dtype).contiguous()[..., None]  # y may be a column of [x, 1, y]
         scale = -lr if weight is not None else -lr / batch
         for j in range(steps):
             s = j if x.shape[0] > 1 else 0

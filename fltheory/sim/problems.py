@@ -209,13 +209,19 @@ class DataProblem:
         d = self.data
         self.alpha = check_alpha(self.alpha, d.n_clients)
         self._available = available_memory()
-        # Linear models step on [x, 1]: the features are stored once, with the column of ones.
-        width = d.n_features + int(self.model.bias_column)
-        self._x_local = torch.ones(d.x_train.shape[0], width, device=self.device, dtype=self.dtype)
-        self._x_local[:, : d.n_features] = torch.as_tensor(d.x_train)
-        self._x = self._x_local[:, : d.n_features]
+        # Linear models step on [x, 1]: the features are stored once, with the column of ones
+        # and the labels as a last column ([x, 1, y]: one gather fetches a minibatch).
+        bias = self.model.bias_column
+        width = d.n_features + 2 * int(bias)
+        self._xy = torch.ones(d.x_train.shape[0], width, device=self.device, dtype=self.dtype)
+        self._xy[:, : d.n_features] = torch.as_tensor(d.x_train)
         self._y = torch.as_tensor(d.y_train, device=self.device)
-        self._offsets = torch.as_tensor(FederatedData.offsets(d.train_counts), device=self.device)
+        if bias:
+            self._xy[:, -1] = self._y
+        self._x_local = self._xy[:, : width - int(bias)]
+        self._x = self._x_local[:, : d.n_features]
+        self._offsets_np = FederatedData.offsets(d.train_counts)
+        self._offsets = torch.as_tensor(self._offsets_np, device=self.device)
         owner = FederatedData.owners(d.train_counts)
         self._sample_w = _tensor(self.alpha[owner] / d.train_counts[owner], self.device, self.dtype)
         self._xt = _tensor(d.x_test, self.device, self.dtype)
@@ -326,6 +332,42 @@ class DataProblem:
             out[s : s + chunk] = self._local_chunk(
                 theta[s : s + chunk], clients[s : s + chunk], part, lr, steps
             )
+        return out
+
+    def local_sgd_plan(self, theta, clients: np.ndarray, idx: np.ndarray, lr: float, steps: int):
+        """:meth:`local_sgd` on a plan's (M, E, B) local indices of clients ``clients`` (M,), both
+        numpy arrays (what the engine holds): the sample rows are computed in numpy and the
+        linear models fetch [x, 1, y] in one gather (the same steps, the same numbers).
+
+        >>> from fltheory.sim.data import binary_synthetic
+        >>> from fltheory.sim.models import LogisticRegression
+        >>> data = binary_synthetic(3, n_features=2, n_train=5)[0]
+        >>> p = DataProblem(LogisticRegression(2), data, data.train_counts)
+        >>> th, kk = torch.zeros(2, p.n_params), np.array([0, 2])
+        >>> idx = np.array([[[0, 1], [2, 0]], [[1, 1], [0, 3]]])
+        >>> fast = p.local_sgd_plan(th, kk, idx, 0.5, 2)
+        >>> idx_t = torch.as_tensor(idx).transpose(0, 1)
+        >>> slow = p.local_sgd(th, torch.as_tensor(kk), idx_t, 0.5, 2)
+        >>> torch.allclose(fast, slow)
+        True
+        """
+        if not self.model.bias_column:
+            idx_t = torch.as_tensor(idx, device=self.device).transpose(0, 1)
+            return self.local_sgd(
+                theta, torch.as_tensor(clients, device=self.device), idx_t, lr, steps
+            )
+        rows = np.ascontiguousarray((self._offsets_np[clients][:, None, None] + idx).swapaxes(0, 1))
+        chunk, m = self.local_rows(steps, idx.shape[-1]), clients.size
+        out = torch.empty_like(theta) if chunk < m else None
+        for s in range(0, m, chunk):
+            part = torch.as_tensor(rows[:, s : s + chunk], device=self.device)
+            xy = self._xy.index_select(0, part.reshape(-1)).view(*part.shape, -1)
+            theta_s = self.model.local_sgd(
+                theta[s : s + chunk], xy[..., :-1], xy[..., -1], None, lr, steps
+            )
+            if out is None:
+                return theta_s
+            out[s : s + chunk] = theta_s
         return out
 
     def _local_chunk(self, theta, clients, idx, lr: float, steps: int):

@@ -12,9 +12,9 @@ from fltheory.cli.app import main
 from fltheory.experiments.catalog.common import TABLE2
 from fltheory.experiments.grid import (
     APPENDIX_G,
+    STORE_FILE,
     Grid,
     GridPoint,
-    GridResult,
     SimulatorObjective,
     cached_grid_search,
     caching,
@@ -23,6 +23,7 @@ from fltheory.experiments.grid import (
     tuning_seed,
 )
 from fltheory.rng import generator
+from fltheory.sweep import Store
 
 PLANTED = (0.1, 3.0)
 
@@ -113,22 +114,101 @@ def test_the_cache_is_keyed_by_the_config_hash(tmp_path):
     with caching(tmp_path) as done:
         first = cached_grid_search(objective, ("a",), grid, **kwargs)
         again = cached_grid_search(objective, ("a",), grid, **kwargs)
-    assert len(Counting.calls) == 1 and len(done) == 2
-    assert [p.name for p in tmp_path.iterdir()] == [f"{first.key[:16]}.json"]
+    assert len(Counting.calls) == 2 and len(done) == 2  # one batch per (algorithm, η)
+    assert [p.name for p in tmp_path.iterdir()] == [STORE_FILE]
+    with Store(tmp_path / STORE_FILE) as store:
+        assert len(store) == 4 and {r.seed for r in store.rows()} == {first.tuning_seed}
     assert again.selected() == first.selected() == {"a": PLANTED}
     np.testing.assert_array_equal(again.scores["a"][PLANTED], first.scores["a"][PLANTED])
     with caching(tmp_path):  # another configuration: another key, computed again
         other = cached_grid_search(Counting({**base, "run": {"rounds": 6}}), ("a",), grid, **kwargs)
-    assert other.key != first.key and len(Counting.calls) == 2
+    assert other.key != first.key and len(Counting.calls) == 4
     cached_grid_search(objective, ("a",), grid, **kwargs)  # no cache directory: computed
-    assert len(Counting.calls) == 3
+    assert len(Counting.calls) == 5
 
 
-def test_a_diverged_score_round_trips_as_null():
-    result = GridResult("t", 5, 2, "acc_end", {"a": {(1.0, 1.0): np.array([0.5, np.nan])}}, "k")
-    text = json.dumps(result.to_dict(), allow_nan=False)
-    back = GridResult.from_dict(json.loads(text))
-    assert np.isnan(back.scores["a"][(1.0, 1.0)][1]) and back.scores["a"][(1.0, 1.0)][0] == 0.5
+def test_a_diverged_score_round_trips_through_the_store_as_nan(tmp_path):
+    class Diverging(SimulatorObjective):
+        def __call__(self, points, seed, repetitions):
+            return {p: np.array([0.5, np.nan]) for p in points}
+
+    objective, grid = Diverging({"algorithms": [{"name": "a"}]}), Grid((1.0,), (1.0,))
+    for _ in range(2):  # computed, then read back
+        with caching(tmp_path):
+            result = cached_grid_search(objective, ("a",), grid, seed=0, purpose="t", repetitions=2)
+        values = result.scores["a"][(1.0, 1.0)]
+        assert values[0] == 0.5 and np.isnan(values[1])
+
+
+KILLED = """
+import os, signal, sys
+from pathlib import Path
+import numpy as np
+from fltheory.experiments.grid import Grid, SimulatorObjective, cached_grid_search, caching
+
+class Dying(SimulatorObjective):
+    def __call__(self, points, seed, repetitions):
+        if points[0].lr == 0.1:  # the second batch: killed while scoring it
+            os.kill(os.getpid(), signal.SIGKILL)
+        return {p: np.full(repetitions, p.lr + p.server_lr) for p in points}
+
+with caching(Path(sys.argv[1])):
+    cached_grid_search(Dying({"algorithms": [{"name": "a"}]}), ("a",),
+                       Grid((1.0, 0.1, 0.01), (3.0, 1.0)), seed=0, purpose="t", repetitions=2)
+"""
+
+
+def test_a_killed_and_restarted_search_skips_the_finished_points(tmp_path):
+    """kill -9 while the second batch (η = 0.1) is scored; the restart scores only the points
+    not stored (η = 0.1 and 0.01) and gives the scores of an uninterrupted search."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", KILLED, str(tmp_path / "k")], env=env)
+    assert done.returncode == -9
+    with Store(tmp_path / "k" / STORE_FILE) as store:
+        assert sorted(r.swept["lr"] for r in store.rows()) == [1.0, 1.0]
+
+    scored: list[tuple[float, float]] = []
+
+    class Sum(SimulatorObjective):
+        def __call__(self, points, seed, repetitions):
+            scored.extend((p.lr, p.server_lr) for p in points)
+            return {p: np.full(repetitions, p.lr + p.server_lr) for p in points}
+
+    objective, grid = Sum({"algorithms": [{"name": "a"}]}), Grid((1.0, 0.1, 0.01), (3.0, 1.0))
+    kwargs = {"seed": 0, "purpose": "t", "repetitions": 2}
+    with caching(tmp_path / "k"):
+        resumed = cached_grid_search(objective, ("a",), grid, **kwargs)
+    assert scored == [(0.1, 3.0), (0.1, 1.0), (0.01, 3.0), (0.01, 1.0)]
+    scored.clear()
+    with caching(tmp_path / "fresh"):
+        fresh = cached_grid_search(objective, ("a",), grid, **kwargs)
+    assert len(scored) == 6 and resumed.key == fresh.key
+    assert resumed.selected() == fresh.selected() == {"a": (1.0, 3.0)}
+    for pair, values in fresh.scores["a"].items():
+        np.testing.assert_array_equal(resumed.scores["a"][pair], values)
+    with Store(tmp_path / "k" / STORE_FILE) as store:
+        assert len(store) == 6
+
+
+def test_batches_score_like_the_whole_grid():
+    """The simulator scores a point alike in a batch of its (algorithm, η) and in the whole
+    grid (one comparison each: same tuning draws), so a resumed search is unchanged."""
+    base = {
+        "device": "cpu",
+        "run": {"rounds": 4, "local_steps": 2, "batch_size": 4, "eval_every": 2},
+        "problem": {"kind": "synthetic_leaf", "n_clients": 5, "gamma": 0.5, "delta": 0.5},
+        "availability": {"kind": "bernoulli", "p": 0.7},
+        "algorithms": [{"name": "unbiased"}],
+    }
+    objective = SimulatorObjective(base)
+    points = [GridPoint("unbiased", lr, slr) for lr in (0.3, 0.03) for slr in (1.0, 2.0)]
+    whole = objective(points, 5, 2)
+    for p in points:
+        np.testing.assert_array_equal(objective([p], 5, 2)[p], whole[p])
 
 
 def test_the_simulator_objective_is_deterministic():
@@ -159,8 +239,9 @@ def test_table2_quick_end_to_end_and_a_rerun_reuses_the_grid(capsys, tmp_path):
     assert main(argv) == 0, capsys.readouterr().err
     record = json.loads(capsys.readouterr().out)
     assert record["mode"] == "quick" and record["seeds"] == 2
-    cached = sorted(p.name for p in (out / "grid").iterdir())
-    assert len(cached) == 2  # the grid and the reference acc(0) run
+    assert sorted(p.name for p in (out / "grid").iterdir()) == [STORE_FILE]
+    with Store(out / "grid" / STORE_FILE) as store:
+        assert len(store) == 2 * 6 + 1  # the grid's points and the reference acc(0) run
     assert len(record["grid"]) == 1  # the acc(0) helper run is not a search of its own
     search = record["grid"][0]
     assert search["criterion"] == "acc_end" and search["tuning_seed"] != 0
