@@ -168,7 +168,8 @@ class SetupSpec:
     #: setup "needs data" (:mod:`fltheory.experiments.data_sources`; ``--data-dir``).
     datasets: tuple[str, ...] = ()
     #: mode → measure(seeds): experiments that run no federated training (e.g. an estimator
-    #: study) produce their :class:`Measurements` directly.
+    #: study) produce their :class:`Measurements` directly; it also gets ``data_dir`` and
+    #: ``device`` when it takes them as keywords.
     measure: Mapping[str, Callable[[int], "Measurements"]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
