@@ -54,20 +54,10 @@ FEATURES: dict[str, str] = {
     "grid_search": "seeded learning-rate grid search with tuning seeds disjoint from evaluation "
     "seeds (App. G) [table2]",
     # FedPBC and FedAR (issue 13)
-    "scaffold": "the Scaffold baseline (control variates c, c_i, option II; S = A_t) with its "
-    "engine-vs-reference twin [spec 10.1]",
-    "two_classes_balanced": "the balanced two-classes-per-client split (each class held by 2N/C "
-    "clients, equal sizes) [spec 10.2]",
-    "class_test_accuracy": "low-noise per-client accuracy a_k = Σ_c π_kc·acc_c on all test "
-    "images of the client's classes [spec 6]",
-    "svhn_resnet18": "SVHN loader (--data-dir, .mat) and ResNet-18 (GroupNorm); GPU [spec 10.4]",
-    "fedar_cutoff_forms": "FedAR's cut-off g(t) in both forms: t₀ + t/b (convex) and "
-    "C·max(√t, √t₀) (non-convex) with the constants swept [spec 10.3]",
-    "shapley_values": "exact Shapley values of client updates over coalitions (permutation Monte "
-    "Carlo with a CLT band above 12 players) and the stale-client driver of Fig. 1 [spec 3]",
+    "shapley_values": "Fig. 1's stale-client Shapley driver on CIFAR-10 with LeNet-5 (exact "
+    "Shapley and the NumPy softmax driver exist) [spec 3]",
     "fedpbc_authors_script": "a script of the FedPBC authors for this experiment: their public "
     "code (mingxiang12/FedPBC, journal version) has CNN experiments only [spec 11]",
-    "lr_decay": "the unstated decay behind the 'initial' η₀ = 0.1 (AR:491) [spec 10.5(5)]",
     "fedar_authors_code": "the FedAR authors' code: none public (paper as written only)",
 }
 
@@ -168,7 +158,8 @@ class SetupSpec:
     #: setup "needs data" (:mod:`fltheory.experiments.data_sources`; ``--data-dir``).
     datasets: tuple[str, ...] = ()
     #: mode → measure(seeds): experiments that run no federated training (e.g. an estimator
-    #: study) produce their :class:`Measurements` directly.
+    #: study) produce their :class:`Measurements` directly; it also gets ``data_dir`` and
+    #: ``device`` when it takes them as keywords.
     measure: Mapping[str, Callable[[int], "Measurements"]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -8,6 +8,7 @@ panel, ``verdict.json``, ``summary.md`` and the manifest with provenance.
 """
 
 import csv
+import inspect
 import io
 import json
 import textwrap
@@ -380,7 +381,10 @@ def run_experiment(
     with caching(cache_dir, device) as searches:
         if mode in spec.measure:
             config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
-            m = spec.measure[mode](n_seeds)
+            fn = spec.measure[mode]
+            accepted = inspect.signature(fn).parameters  # data_dir, device: when it takes them
+            extra = {"data_dir": data_dir, "device": device}
+            m = fn(n_seeds, **{k: v for k, v in extra.items() if k in accepted})
         else:
             config, data = resolved_config(experiment, setup, mode, data_dir)
             sweep = config if isinstance(config, list) else [("", config)]
