@@ -22,7 +22,12 @@ import numpy as np
 from fltheory.errors import InputError
 from fltheory.experiments.data_sources import resolve
 from fltheory.experiments.grid import CACHE_DIR, caching
-from fltheory.experiments.judges import decide, exclusion_by_group, participation
+from fltheory.experiments.judges import (
+    decide,
+    exclusion_by_group,
+    metrics_table,
+    participation,
+)
 from fltheory.experiments.model import MODES, Experiment, Measurements, Panel, get
 from fltheory.jsonable import to_jsonable
 
@@ -412,6 +417,8 @@ def run_experiment(
     }
     if searches:
         record["grid"] = [g.summary() for g in searches]
+    if setup.startswith("authors") and mode not in spec.measure:
+        record["authors_logging"] = metrics_table(m)  # the code's logged points (C.15)
     if experiment.notes:
         record["notes"] = experiment.notes  # e.g. a diagnosis measured outside the judge
     tables = {p.name: panel_rows(p, m) for p in experiment.panels}

@@ -38,9 +38,9 @@ RUNNABLE_NOW = {("cafed:fig1a", "paper-table2"), ("cafed:table2", "paper")} | {
         "cafed:fig2b",
         "cafed:fig3",
     )
-}
+} | {(experiment_id, "authors") for experiment_id in ISSUE_IDS}
 #: Setups whose configuration runs a grid search first (tested in test_grid.py).
-GRID_SETUPS = {("cafed:fig1a", "grid")}
+GRID_SETUPS = {("cafed:fig1a", "grid"), ("cafed:fig1a", "authors-grid")}
 WHERE = re.compile(r"(P[012]:\d+(-\d+)?|README)")
 
 

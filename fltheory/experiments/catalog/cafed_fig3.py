@@ -16,7 +16,7 @@ import scipy.stats
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1A_PAPER, FIG1A_RATES, fig1a_config
 from fltheory.experiments.catalog.cafed_fig2 import PREFIX
-from fltheory.experiments.catalog.common import authors_setup, ton
+from fltheory.experiments.catalog.common import AUTHORS_LEAF, AUTHORS_LEAF_RATES, LEAF_CAPS, ton, with_authors
 from fltheory.experiments.model import (
     Check,
     Claim,
@@ -182,7 +182,8 @@ register(
                 "P2:329",
             ),
         ),
-        setups={
+        setups=with_authors(
+            {
             "paper": SetupSpec(
                 "paper",
                 FIG1A_PAPER.description + "; γ = δ ∈ {0, .25, .5, .75, 1} (quick: 0, .5, 1), "
@@ -193,10 +194,9 @@ register(
                     "full": lambda: fig3_config("full"),
                 },
             ),
-            "authors": authors_setup(
-                "authors' LEAF generator, seed 42",
-            ),
         },
+            AUTHORS_LEAF + "; γ = δ per level", caps=LEAF_CAPS, rates=AUTHORS_LEAF_RATES,
+        ),
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round, per level γ = δ"),),
         judge=fig3_judge,
         seeds={"quick": 3, "full": 10},
