@@ -224,11 +224,7 @@ def logged_metrics(m: Measurements, label: str) -> dict[str, np.ndarray]:
     rounds = m.eval_rounds + 1
     at = rounds[np.isin(rounds, logged_rounds(int(rounds[-1])))]
     half = at > at[-1] / 2 if at.size else at.astype(bool)
-    sd = (
-        points[:, half].std(axis=1, ddof=1)
-        if half.sum() > 1
-        else np.full(points.shape[0], np.nan)
-    )
+    sd = points[:, half].std(axis=1, ddof=1) if half.sum() > 1 else np.full(points.shape[0], np.nan)
     return {
         "time_average": points.mean(axis=1) if at.size else np.full(points.shape[0], np.nan),
         "max": points.max(axis=1) if at.size else np.full(points.shape[0], np.nan),
@@ -252,9 +248,7 @@ def metrics_table(m: Measurements) -> dict[str, dict[str, float]]:
     return out
 
 
-def metric_differences(
-    m: Measurements, winner: str, other: str, *, mode: str, where: str
-) -> Check:
+def metric_differences(m: Measurements, winner: str, other: str, *, mode: str, where: str) -> Check:
     """Diagnostic (spec D, H4): ``winner`` − ``other`` (pp, paired over seeds) under acc_end,
     the per-round time-average and the code's logged-point time-average, side by side."""
     confidence = CONFIDENCE[mode]

@@ -50,10 +50,10 @@ class Reproduction:
 def check_runnable(experiment: Experiment, setup: str, mode: str) -> None:
     """Refuse, in one line, a setup/mode the simulator cannot run yet.
 
-    >>> check_runnable(get("cafed:fig1c"), "authors", "quick")
+    >>> check_runnable(get("fedar:fig1"), "authors", "quick")
     Traceback (most recent call last):
     ...
-    fltheory.errors.InputError: cafed:fig1c --setup authors cannot run yet: needs local epochs ...
+    fltheory.errors.InputError: fedar:fig1 --setup authors cannot run yet: needs ...
     """
     if mode not in MODES:
         raise InputError(f"unknown mode '{mode}' (choose from: {', '.join(MODES)})")
@@ -368,10 +368,10 @@ def run_experiment(
     and summarised in the record's ``grid``. File data sets are read from ``data_dir`` (MNIST:
     Fashion-MNIST stands in without it); the record's ``data`` names what was read.
 
-    >>> run_experiment("cafed:fig1a", setup="authors")
+    >>> run_experiment("fedar:fig1", setup="authors")
     Traceback (most recent call last):
     ...
-    fltheory.errors.InputError: cafed:fig1a --setup authors cannot run yet: needs local epochs ...
+    fltheory.errors.InputError: fedar:fig1 --setup authors cannot run yet: needs ...
     """
     from fltheory.api.simulation import simulate
 

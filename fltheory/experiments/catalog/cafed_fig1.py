@@ -17,13 +17,13 @@ import numpy as np
 
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.common import (
-    FIG1D_GROUPS,
-    PAPER_AVAILABILITY,
-    TABLE2,
     AUTHORS_IMAGE_RATES,
     AUTHORS_LEAF,
     AUTHORS_LEAF_RATES,
+    FIG1D_GROUPS,
     LEAF_CAPS,
+    PAPER_AVAILABILITY,
+    TABLE2,
     authors_setup,
     fig1_judge,
     to_authors,
@@ -451,9 +451,7 @@ FIG1C_PAPER = SetupSpec(
     "of 32 and 64; full mode is for a GPU (--device auto)",
     "CIFAR-10 from --data-dir",
     configs={
-        "quick": lambda: fig1c_config(
-            10, 10, ("ca_fed", "adafed"), 5, 2000, 500, channels=(8, 16)
-        ),
+        "quick": lambda: fig1c_config(10, 10, ("ca_fed", "adafed"), 5, 2000, 500, channels=(8, 16)),
         "full": lambda: fig1c_config(200, 100, ALL, 5),
     },
     datasets=("cifar10",),

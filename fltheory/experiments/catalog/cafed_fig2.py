@@ -15,7 +15,13 @@ import scipy.stats
 
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1A_PAPER, FIG1A_RATES, fig1a_config
-from fltheory.experiments.catalog.common import AUTHORS_LEAF, AUTHORS_LEAF_RATES, LEAF_CAPS, ton, with_authors
+from fltheory.experiments.catalog.common import (
+    AUTHORS_LEAF,
+    AUTHORS_LEAF_RATES,
+    LEAF_CAPS,
+    ton,
+    with_authors,
+)
 from fltheory.experiments.model import (
     Check,
     Claim,
@@ -225,9 +231,11 @@ register(
         ),
         setups=with_authors(
             {
-            "paper": _paper_setup(),
-        },
-            AUTHORS_LEAF, caps=LEAF_CAPS, rates=AUTHORS_LEAF_RATES,
+                "paper": _paper_setup(),
+            },
+            AUTHORS_LEAF,
+            caps=LEAF_CAPS,
+            rates=AUTHORS_LEAF_RATES,
         ),
         panels=(ACCURACY, Panel("exclusion", "group_exclusion", "left out, by client group")),
         judge=fig2a_judge,
@@ -260,9 +268,11 @@ register(
         ),
         setups=with_authors(
             {
-            "paper": _paper_setup(),
-        },
-            AUTHORS_LEAF, caps=LEAF_CAPS, rates=AUTHORS_LEAF_RATES,
+                "paper": _paper_setup(),
+            },
+            AUTHORS_LEAF,
+            caps=LEAF_CAPS,
+            rates=AUTHORS_LEAF_RATES,
         ),
         panels=(ACCURACY,),
         judge=fig2b_judge,

@@ -255,19 +255,21 @@ register(
         claims=(Claim("CA-Fed outperforms the baselines for t′ ≥ 100", "P2:349"),),
         setups=with_authors(
             {
-            "paper": SetupSpec(
-                "paper",
-                "cafed:fig1b's paper setup, T = 50, every algorithm on π̂, λ̂ whose Beta(1, 1) "
-                "priors hold t′ simulated observations of each chain, then updated online "
-                "(quick: N = 30, T = 30, t′ ∈ {10, 100, 1000}, CA-Fed vs AdaFed)",
-                "scikit-learn digits (8x8; stands in for MNIST), Dirichlet(0.5)",
-                configs={
-                    "quick": lambda: fig4b_configs("quick"),
-                    "full": lambda: fig4b_configs("full"),
-                },
-            ),
-        },
-            MNIST + " (Fashion-MNIST stands in)", rates=AUTHORS_IMAGE_RATES, seed=None,
+                "paper": SetupSpec(
+                    "paper",
+                    "cafed:fig1b's paper setup, T = 50, every algorithm on π̂, λ̂ whose Beta(1, 1) "
+                    "priors hold t′ simulated observations of each chain, then updated online "
+                    "(quick: N = 30, T = 30, t′ ∈ {10, 100, 1000}, CA-Fed vs AdaFed)",
+                    "scikit-learn digits (8x8; stands in for MNIST), Dirichlet(0.5)",
+                    configs={
+                        "quick": lambda: fig4b_configs("quick"),
+                        "full": lambda: fig4b_configs("full"),
+                    },
+                ),
+            },
+            MNIST + " (Fashion-MNIST stands in)",
+            rates=AUTHORS_IMAGE_RATES,
+            seed=None,
         ),
         panels=(Panel("final_accuracy", "accuracy", "accuracy after T = 50 vs t′"),),
         judge=fig4b_judge,

@@ -214,20 +214,22 @@ register(
         ),
         setups=with_authors(
             {
-            "paper": SetupSpec(
-                "paper",
-                FIG5_SETUP + "; settings (a) and (c); quick: (a) only, N = 50, T = 40",
-                DIGITS + "; (a) IID shares, (c) Dirichlet(0.5) per client",
-                configs={
-                    "quick": lambda: [("a", fig5_config("iid", 50, 40, ("ca_fed", "adafed")))],
-                    "full": lambda: [
-                        ("a", fig5_config("iid", 100, 100, ("ca_fed", "adafed"))),
-                        ("c", fig5_config("dirichlet", 100, 100, ("ca_fed", "adafed"))),
-                    ],
-                },
-            ),
-        },
-            "MNIST (Fashion-MNIST stands in), clusters as paper", rates=AUTHORS_IMAGE_RATES, seed=None,
+                "paper": SetupSpec(
+                    "paper",
+                    FIG5_SETUP + "; settings (a) and (c); quick: (a) only, N = 50, T = 40",
+                    DIGITS + "; (a) IID shares, (c) Dirichlet(0.5) per client",
+                    configs={
+                        "quick": lambda: [("a", fig5_config("iid", 50, 40, ("ca_fed", "adafed")))],
+                        "full": lambda: [
+                            ("a", fig5_config("iid", 100, 100, ("ca_fed", "adafed"))),
+                            ("c", fig5_config("dirichlet", 100, 100, ("ca_fed", "adafed"))),
+                        ],
+                    },
+                ),
+            },
+            "MNIST (Fashion-MNIST stands in), clusters as paper",
+            rates=AUTHORS_IMAGE_RATES,
+            seed=None,
         ),
         panels=(
             Panel("raster", "raster", "seed 0: inactive / active left out / included"),
@@ -256,22 +258,24 @@ register(
         ),
         setups=with_authors(
             {
-            "paper": SetupSpec(
-                "paper",
-                FIG5_SETUP + "; setting (c); quick: N = 50, T = 40, CA-Fed vs AdaFed",
-                DIGITS + ", Dirichlet(0.5) per client",
-                configs={
-                    "quick": lambda: fig5_config("dirichlet", 50, 40, ("ca_fed", "adafed")),
-                    "full": lambda: fig5_config(
-                        "dirichlet",
-                        100,
-                        100,
-                        ("unbiased", "more_available", "ca_fed", "adafed", "f3ast"),
-                    ),
-                },
-            ),
-        },
-            "MNIST (Fashion-MNIST stands in), clusters as paper", rates=AUTHORS_IMAGE_RATES, seed=None,
+                "paper": SetupSpec(
+                    "paper",
+                    FIG5_SETUP + "; setting (c); quick: N = 50, T = 40, CA-Fed vs AdaFed",
+                    DIGITS + ", Dirichlet(0.5) per client",
+                    configs={
+                        "quick": lambda: fig5_config("dirichlet", 50, 40, ("ca_fed", "adafed")),
+                        "full": lambda: fig5_config(
+                            "dirichlet",
+                            100,
+                            100,
+                            ("unbiased", "more_available", "ca_fed", "adafed", "f3ast"),
+                        ),
+                    },
+                ),
+            },
+            "MNIST (Fashion-MNIST stands in), clusters as paper",
+            rates=AUTHORS_IMAGE_RATES,
+            seed=None,
         ),
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=fig1_judge(0.6, 0.6, "P2:353"),

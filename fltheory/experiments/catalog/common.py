@@ -54,9 +54,7 @@ def authors_run(run: dict[str, Any], **overrides: Any) -> dict[str, Any]:
     return {**base, **AUTHORS_RUN, **overrides}
 
 
-AUTHORS_LEAF = (
-    "authors' LEAF generator, seed-42 replica (rng_layout authors), N = 100, γ = δ = 0.5"
-)
+AUTHORS_LEAF = "authors' LEAF generator, seed-42 replica (rng_layout authors), N = 100, γ = δ = 0.5"
 
 AUTHORS_NOTE = (
     "arodio/CA-Fed (e673587) is the INFOCOM code: it has no script for any ToN experiment, so "
@@ -89,8 +87,8 @@ def to_authors(
     """``config`` (a ``paper`` setup's tables) under the authors' mechanics (spec B.0.3):
     :func:`authors_run`, ridge 0, the code's population (inside the LEAF stream for a
     ``synthetic_leaf`` problem, which switches to ``rng_layout = "authors"``), CA-Fed with the
-    sklearn F* (0 on images, as in the code), the full test-loss signal without ridge and ``bias_const`` = κ̄², F3AST →
-    ``f3ast_code``; data seed ``seed`` (the scripts' 42; None keeps the config's); ``rates``:
+    sklearn F* (0 on images, as in the code), the full test-loss signal without ridge and
+    ``bias_const`` = κ̄², F3AST → ``f3ast_code``; data seed ``seed`` (the scripts' 42; None keeps the config's); ``rates``:
     (η, η̄) per algorithm name (F3AST's under ``f3ast``) replacing the paper's; ``model``
     replaces the problem's model (its ``cnn_channels`` dropped) and its validation hold-out.
 
@@ -108,7 +106,9 @@ def to_authors(
     if "ridge" in problem:
         problem["ridge"] = 0.0
     if model is not None:
-        problem = {k: v for k, v in problem.items() if k not in ("cnn_channels", "validation_fraction")}
+        problem = {
+            k: v for k, v in problem.items() if k not in ("cnn_channels", "validation_fraction")
+        }
         problem["model"] = model
     availability = dict(config["availability"])
     if availability.get("kind") == "ca_fed":
@@ -167,8 +167,7 @@ def authors_configs(
             config = make()
             if isinstance(config, list):
                 return [
-                    (tag, to_authors(tables, max_samples=cap, **options))
-                    for tag, tables in config
+                    (tag, to_authors(tables, max_samples=cap, **options)) for tag, tables in config
                 ]
             return to_authors(config, max_samples=cap, **options)
 
