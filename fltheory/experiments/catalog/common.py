@@ -89,7 +89,8 @@ def to_authors(
     ``synthetic_leaf`` problem, which switches to ``rng_layout = "authors"``), CA-Fed with the
     sklearn F* (0 on images, as in the code), the full test-loss signal without ridge and
     ``bias_const`` = κ̄², F3AST → ``f3ast_code``; data seed ``seed`` (the scripts' 42; None
-    keeps the config's); ``rates``: (η, η̄) per algorithm name (F3AST's under ``f3ast``) replacing the paper's; ``model``
+    keeps the config's); ``rates``: (η, η̄) per algorithm name (F3AST's under ``f3ast``)
+    replacing the paper's; ``model``
     replaces the problem's model (its ``cnn_channels`` dropped) and its validation hold-out.
 
     >>> paper = {"seed": 0, "run": {"rounds": 5, "local_steps": 2},
