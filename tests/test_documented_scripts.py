@@ -32,6 +32,7 @@ SMALL = {
     "figures/fedavg_bias_vs_heterogeneity.py": "--quick",
     "figures/ca_fed_fig1a.py": "--seeds 1 --rounds 5",
     "figures/ca_fed_fig1a_grid.py": "--seeds 1 --rounds 5",
+    "paper_checks/reproduce_all.py": "--ids cafed:fig4a --setups paper",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
 }
 #: Scripts that take more than a few seconds even at the small size.
@@ -42,6 +43,7 @@ SLOW = {
     "figures/ca_fed_fig1a.py",
     "figures/ca_fed_fig1a_grid.py",
     "paper_checks/run_all.py",
+    "paper_checks/reproduce_all.py",
 }
 
 
