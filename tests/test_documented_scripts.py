@@ -33,6 +33,7 @@ SMALL = {
     "figures/ca_fed_fig1a.py": "--seeds 1 --rounds 5",
     "figures/ca_fed_fig1a_grid.py": "--seeds 1 --rounds 5",
     "figures/cafed_fig1a_diagnosis.py": "--seeds 2 --rounds 3",
+    "paper_checks/reproduce_all.py": "--ids cafed:fig4a --setups paper",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
 }
 #: Scripts that take more than a few seconds even at the small size.
@@ -44,6 +45,7 @@ SLOW = {
     "figures/ca_fed_fig1a_grid.py",
     "figures/cafed_fig1a_diagnosis.py",
     "paper_checks/run_all.py",
+    "paper_checks/reproduce_all.py",
 }
 
 

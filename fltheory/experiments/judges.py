@@ -189,3 +189,88 @@ def decide(checks: Sequence[Check]) -> str:
     if primary and all(c.holds for c in primary):
         return "reproduced"
     return "not_reproduced"
+
+
+def logged_rounds(rounds: int) -> np.ndarray:
+    """The authors' code's logging points (spec C.15, 1-based rounds ≥ 1): after rounds
+    {2, 5, …, 38} ∪ {10, 20, …, T} (their t = 0 point, before training, is not measured here).
+
+    >>> logged_rounds(40).tolist()
+    [2, 5, 8, 10, 11, 14, 17, 20, 23, 26, 29, 30, 32, 35, 38, 40]
+    """
+    early = set(range(2, min(rounds, 38) + 1, 3))
+    return np.array(sorted(early | set(range(10, rounds + 1, 10))), dtype=np.int64)
+
+
+def logged(m: Measurements, label: str) -> np.ndarray:
+    """Per seed, the accuracies at the evaluations that fall on :func:`logged_rounds` (all of
+    them when ``eval_every = 1``), shape (seeds, points)."""
+    rounds = m.eval_rounds + 1
+    keep = np.isin(rounds, logged_rounds(int(rounds[-1])))
+    return np.asarray(m.accuracy[label][:, keep])
+
+
+def logged_metrics(m: Measurements, label: str) -> dict[str, np.ndarray]:
+    """Per seed, the code's metrics over the logged points (spec C.15): ``time_average`` (the
+    running mean at T, i.e. the mean over the points), ``max`` and ``second_half_sd`` (sd over
+    the points after T/2, ddof 1).
+
+    >>> acc = {"a": np.linspace(0.1, 0.8, 40)[None, :]}
+    >>> out = logged_metrics(Measurements(np.arange(40), acc), "a")
+    >>> round(float(out["max"][0]), 3), round(float(out["time_average"][0]), 3)
+    (0.8, 0.463)
+    """
+    points = logged(m, label)
+    rounds = m.eval_rounds + 1
+    at = rounds[np.isin(rounds, logged_rounds(int(rounds[-1])))]
+    half = at > at[-1] / 2 if at.size else at.astype(bool)
+    sd = points[:, half].std(axis=1, ddof=1) if half.sum() > 1 else np.full(points.shape[0], np.nan)
+    return {
+        "time_average": points.mean(axis=1) if at.size else np.full(points.shape[0], np.nan),
+        "max": points.max(axis=1) if at.size else np.full(points.shape[0], np.nan),
+        "second_half_sd": sd,
+    }
+
+
+def metrics_table(m: Measurements) -> dict[str, dict[str, float]]:
+    """Per algorithm, the means over seeds of acc_end, the per-round time-average and the code's
+    logged-point time-average, maximum and second-half sd (spec D, H4; C.15), in %."""
+    out: dict[str, dict[str, float]] = {}
+    for label, acc in m.accuracy.items():
+        code = logged_metrics(m, label)
+        out[label] = {
+            "acc_end": _round(PP * float(m.final(label).mean())),
+            "time_average_per_round": _round(PP * float(acc.mean())),
+            "time_average_logged": _round(PP * float(np.mean(code["time_average"]))),
+            "max_logged": _round(PP * float(np.mean(code["max"]))),
+            "second_half_sd_logged": _round(PP * float(np.mean(code["second_half_sd"]))),
+        }
+    return out
+
+
+def metric_differences(m: Measurements, winner: str, other: str, *, mode: str, where: str) -> Check:
+    """Diagnostic (spec D, H4): ``winner`` − ``other`` (pp, paired over seeds) under acc_end,
+    the per-round time-average and the code's logged-point time-average, side by side."""
+    confidence = CONFIDENCE[mode]
+    series = {
+        "acc_end": m.final,
+        "time_average_per_round": lambda k: m.accuracy[k].mean(axis=1),
+        "time_average_logged": lambda k: logged_metrics(m, k)["time_average"],
+    }
+    measured: dict[str, Any] = {}
+    for name, values in series.items():
+        iv = paired_difference(PP * values(winner), PP * values(other), confidence=confidence)
+        measured[name] = {
+            "mean": _round(iv.mean),
+            "ci": [_round(iv.low), _round(iv.high)],
+        }
+    return Check(
+        f"{winner} − {other} (pp) under acc_end / per-round time-average / logged-point "
+        "time-average (H4: does the metric move the sign?)",
+        "metric not stated (final accuracy read)",
+        measured,
+        None,
+        None,
+        role="diagnostic",
+        where=where,
+    )

@@ -33,9 +33,6 @@ VERDICTS = ("reproduced", "not_reproduced", "contradicted")
 
 #: Simulator features some experiments still need (spec C.*), by key: one line each.
 FEATURES: dict[str, str] = {
-    "local_epochs": "local epochs (shuffled passes, ceil(n_k/B) steps per epoch) [spec C.1]",
-    "local_momentum": "local SGD momentum 0.9 + weight decay 1e-2 with persistent per-client "
-    "optimiser state [spec C.2]",
     "true_local_minima": "true local minima F_k* for data problems (sklearn fit / exact) [C.4]",
     "cafed_loss_signal": "CA-Fed loss signal options: full local test/validation loss [C.5]",
     "validation_split": "a 20 % validation split of each client's training set [C.6]",
@@ -47,9 +44,6 @@ FEATURES: dict[str, str] = {
     "warmed_estimators": "estimators warmed by t' observations of each chain [C.12]",
     "cluster_data": "a cluster-level data heterogeneity generator (Fig. 5 setting b) [C.13]",
     "cifar10": "CIFAR-10 data (--data-dir) and the 2-conv network; GPU for full mode [C.14]",
-    "authors_logging": "the authors' evaluation schedule and metrics (time-average over logged "
-    "points, max, second-half sd) [C.15]",
-    "torch_default_init": "PyTorch default initialisation of the linear models [C.16]",
     "kappa_sweep": "kappa2 sweeps with per-T argmax from one run set [C.17]",
     "grid_search": "seeded learning-rate grid search with tuning seeds disjoint from evaluation "
     "seeds (App. G) [table2]",

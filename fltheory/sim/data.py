@@ -231,6 +231,7 @@ def binary_synthetic(
     n_test: int = 100,
     flip: float = 0.5,
     group_fraction: float = 0.5,
+    deterministic_groups: bool = False,
 ) -> tuple[FederatedData, np.ndarray]:
     """The INFOCOM version's binary data set (Appendix F) and the clients' group labels.
 
@@ -238,6 +239,12 @@ def binary_synthetic(
     Bernoulli(σ(θᵀx)) in group 0 and Bernoulli(h(1 − σ) + (1 − h)σ) in group 1 (labels flipped
     with probability h = ``flip``). The formulas were lost in the extraction of Appendix F; this
     reading follows the steps listed there and the authors' generator. Sizes are our defaults.
+    ``deterministic_groups``: the last round(N·``group_fraction``) clients form group 1 (the
+    authors' ``--deterministic_split``: 12/12 for N = 24); the stream is unchanged.
+
+    >>> _, groups = binary_synthetic(24, n_train=2, n_test=1, deterministic_groups=True)
+    >>> int(groups.sum()), int(groups[-12:].sum())
+    (12, 12)
     """
     if not (0.0 <= flip <= 1.0 and 0.0 <= group_fraction <= 1.0):
         raise InputError("flip and group_fraction must lie in [0, 1]")
@@ -245,6 +252,10 @@ def binary_synthetic(
         raise InputError("need n_clients, n_features, n_train >= 1 and n_test >= 0")
     rng = generator(seed, "sim/data/binary-synthetic")
     groups = (rng.random(n_clients) < group_fraction).astype(np.int64)
+    if deterministic_groups:
+        groups = (np.arange(n_clients) >= n_clients - round(n_clients * group_fraction)).astype(
+            np.int64
+        )
     theta = rng.standard_normal(n_features)
     parts = []
     for k in range(n_clients):

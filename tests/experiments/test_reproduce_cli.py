@@ -28,8 +28,9 @@ def test_list_json_shows_every_id_and_its_status(capsys):
     assert set(ISSUE_IDS) <= {r["id"] for r in rows}
     by_id = {r["id"]: r for r in rows}
     assert by_id["cafed:fig1a"]["setups"]["paper"] == "runnable"
-    assert by_id["cafed:fig1a"]["setups"]["authors"].startswith("needs: local_epochs")
-    assert "local_epochs" in by_id["cafed:fig1a"]["requires"]["authors"]
+    assert by_id["cafed:fig1a"]["setups"]["authors"] == "runnable"
+    assert by_id["cafed:fig1a"]["requires"]["authors"] == []
+    assert by_id["fedar:fig1"]["setups"]["authors"].startswith("needs: fedar_authors_code")
     assert by_id["cafed:fig1c"]["requires"]["paper"] == []
     assert by_id["cafed:fig1c"]["setups"]["paper"].startswith("needs data: cifar10")
     assert by_id["cafed:fig2b"]["lost_numbers"] == 1
@@ -51,9 +52,9 @@ def test_list_table(capsys):
         (["reproduce"], "give an experiment ID"),
         (["reproduce", "cafed:fig1a", "--list"], "either --list or an experiment ID"),
         (["reproduce", "cafed:fig1a", "--setup", "code"], "no setup 'code'"),
-        (["reproduce", "cafed:fig1a", "--setup", "authors"], "cannot run yet: needs local epochs"),
+        (["reproduce", "fedar:fig1", "--setup", "authors"], "cannot run yet: needs"),
         (["reproduce", "cafed:fig1c", "--full"], "--setup paper needs data: cifar10: no data_dir"),
-        (["reproduce", "cafed:fig4b", "--setup", "authors"], "cannot run yet: needs local epochs"),
+        (["reproduce", "cafed:fig1c", "--setup", "authors"], "--setup authors needs data: cifar10"),
         (["reproduce", "cafed:fig1b", "--seeds", "1"], "--seeds must be >= 2"),
     ],
 )

@@ -15,7 +15,13 @@ import scipy.stats
 
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1A_PAPER, FIG1A_RATES, fig1a_config
-from fltheory.experiments.catalog.common import authors_setup, ton
+from fltheory.experiments.catalog.common import (
+    AUTHORS_LEAF,
+    AUTHORS_LEAF_RATES,
+    LEAF_CAPS,
+    ton,
+    with_authors,
+)
 from fltheory.experiments.model import (
     Check,
     Claim,
@@ -223,10 +229,14 @@ register(
             Claim("CA-Fed tends to exclude more clients for low values of κ̄²", "P2:317"),
             Claim("For κ̄² = 10², CA-Fed reduces to Unbiased (their curves overlap)", "P2:317"),
         ),
-        setups={
-            "paper": _paper_setup(),
-            "authors": authors_setup(LEAF, "kappa_sweep"),
-        },
+        setups=with_authors(
+            {
+                "paper": _paper_setup(),
+            },
+            AUTHORS_LEAF,
+            caps=LEAF_CAPS,
+            rates=AUTHORS_LEAF_RATES,
+        ),
         panels=(ACCURACY, Panel("exclusion", "group_exclusion", "left out, by client group")),
         judge=fig2a_judge,
         seeds={"quick": 4, "full": 10},
@@ -256,10 +266,14 @@ register(
                 "P2:317",
             ),
         ),
-        setups={
-            "paper": _paper_setup(),
-            "authors": authors_setup(LEAF, "kappa_sweep"),
-        },
+        setups=with_authors(
+            {
+                "paper": _paper_setup(),
+            },
+            AUTHORS_LEAF,
+            caps=LEAF_CAPS,
+            rates=AUTHORS_LEAF_RATES,
+        ),
         panels=(ACCURACY,),
         judge=fig2b_judge,
         seeds={"quick": 4, "full": 10},

@@ -16,7 +16,13 @@ import scipy.stats
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1A_PAPER, FIG1A_RATES, fig1a_config
 from fltheory.experiments.catalog.cafed_fig2 import PREFIX
-from fltheory.experiments.catalog.common import authors_setup, ton
+from fltheory.experiments.catalog.common import (
+    AUTHORS_LEAF,
+    AUTHORS_LEAF_RATES,
+    LEAF_CAPS,
+    ton,
+    with_authors,
+)
 from fltheory.experiments.model import (
     Check,
     Claim,
@@ -182,21 +188,23 @@ register(
                 "P2:329",
             ),
         ),
-        setups={
-            "paper": SetupSpec(
-                "paper",
-                FIG1A_PAPER.description + "; γ = δ ∈ {0, .25, .5, .75, 1} (quick: 0, .5, 1), "
-                "κ̄² ∈ {1e-2, 1, 10, 100} (quick: 1), T = 200 (quick: 100)",
-                "LEAF Synthetic(γ, γ), N = 100 (fltheory's generator, data seed 0)",
-                configs={
-                    "quick": lambda: fig3_config("quick"),
-                    "full": lambda: fig3_config("full"),
-                },
-            ),
-            "authors": authors_setup(
-                "authors' LEAF generator, seed 42",
-            ),
-        },
+        setups=with_authors(
+            {
+                "paper": SetupSpec(
+                    "paper",
+                    FIG1A_PAPER.description + "; γ = δ ∈ {0, .25, .5, .75, 1} (quick: 0, .5, 1), "
+                    "κ̄² ∈ {1e-2, 1, 10, 100} (quick: 1), T = 200 (quick: 100)",
+                    "LEAF Synthetic(γ, γ), N = 100 (fltheory's generator, data seed 0)",
+                    configs={
+                        "quick": lambda: fig3_config("quick"),
+                        "full": lambda: fig3_config("full"),
+                    },
+                ),
+            },
+            AUTHORS_LEAF + "; γ = δ per level",
+            caps=LEAF_CAPS,
+            rates=AUTHORS_LEAF_RATES,
+        ),
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round, per level γ = δ"),),
         judge=fig3_judge,
         seeds={"quick": 3, "full": 10},

@@ -18,7 +18,12 @@ import numpy as np
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import ALL as ALL_FIG1
 from fltheory.experiments.catalog.cafed_fig1 import fig1b_config
-from fltheory.experiments.catalog.common import PAPER_AVAILABILITY, authors_setup, ton
+from fltheory.experiments.catalog.common import (
+    AUTHORS_IMAGE_RATES,
+    PAPER_AVAILABILITY,
+    ton,
+    with_authors,
+)
 from fltheory.experiments.model import (
     Check,
     Claim,
@@ -248,20 +253,24 @@ register(
             Number("rounds T", 50, "rounds", "P2:327"),
         ),
         claims=(Claim("CA-Fed outperforms the baselines for t′ ≥ 100", "P2:349"),),
-        setups={
-            "paper": SetupSpec(
-                "paper",
-                "cafed:fig1b's paper setup, T = 50, every algorithm on π̂, λ̂ whose Beta(1, 1) "
-                "priors hold t′ simulated observations of each chain, then updated online "
-                "(quick: N = 30, T = 30, t′ ∈ {10, 100, 1000}, CA-Fed vs AdaFed)",
-                "scikit-learn digits (8x8; stands in for MNIST), Dirichlet(0.5)",
-                configs={
-                    "quick": lambda: fig4b_configs("quick"),
-                    "full": lambda: fig4b_configs("full"),
-                },
-            ),
-            "authors": authors_setup(MNIST),
-        },
+        setups=with_authors(
+            {
+                "paper": SetupSpec(
+                    "paper",
+                    "cafed:fig1b's paper setup, T = 50, every algorithm on π̂, λ̂ whose Beta(1, 1) "
+                    "priors hold t′ simulated observations of each chain, then updated online "
+                    "(quick: N = 30, T = 30, t′ ∈ {10, 100, 1000}, CA-Fed vs AdaFed)",
+                    "scikit-learn digits (8x8; stands in for MNIST), Dirichlet(0.5)",
+                    configs={
+                        "quick": lambda: fig4b_configs("quick"),
+                        "full": lambda: fig4b_configs("full"),
+                    },
+                ),
+            },
+            MNIST + " (Fashion-MNIST stands in)",
+            rates=AUTHORS_IMAGE_RATES,
+            seed=None,
+        ),
         panels=(Panel("final_accuracy", "accuracy", "accuracy after T = 50 vs t′"),),
         judge=fig4b_judge,
         seeds={"quick": 6, "full": 10},

@@ -18,7 +18,7 @@ import numpy as np
 
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import ALGORITHM_TABLES, fig1_judge
-from fltheory.experiments.catalog.common import authors_setup, ton
+from fltheory.experiments.catalog.common import AUTHORS_IMAGE_RATES, ton, with_authors
 from fltheory.experiments.model import (
     Check,
     Claim,
@@ -212,21 +212,25 @@ register(
                 "P2:353",
             ),
         ),
-        setups={
-            "paper": SetupSpec(
-                "paper",
-                FIG5_SETUP + "; settings (a) and (c); quick: (a) only, N = 50, T = 40",
-                DIGITS + "; (a) IID shares, (c) Dirichlet(0.5) per client",
-                configs={
-                    "quick": lambda: [("a", fig5_config("iid", 50, 40, ("ca_fed", "adafed")))],
-                    "full": lambda: [
-                        ("a", fig5_config("iid", 100, 100, ("ca_fed", "adafed"))),
-                        ("c", fig5_config("dirichlet", 100, 100, ("ca_fed", "adafed"))),
-                    ],
-                },
-            ),
-            "authors": authors_setup("MNIST, clusters as paper", "cluster_data"),
-        },
+        setups=with_authors(
+            {
+                "paper": SetupSpec(
+                    "paper",
+                    FIG5_SETUP + "; settings (a) and (c); quick: (a) only, N = 50, T = 40",
+                    DIGITS + "; (a) IID shares, (c) Dirichlet(0.5) per client",
+                    configs={
+                        "quick": lambda: [("a", fig5_config("iid", 50, 40, ("ca_fed", "adafed")))],
+                        "full": lambda: [
+                            ("a", fig5_config("iid", 100, 100, ("ca_fed", "adafed"))),
+                            ("c", fig5_config("dirichlet", 100, 100, ("ca_fed", "adafed"))),
+                        ],
+                    },
+                ),
+            },
+            "MNIST (Fashion-MNIST stands in), clusters as paper",
+            rates=AUTHORS_IMAGE_RATES,
+            seed=None,
+        ),
         panels=(
             Panel("raster", "raster", "seed 0: inactive / active left out / included"),
             Panel("exclusion", "group_exclusion", "active client-rounds left out, by cluster"),
@@ -252,23 +256,27 @@ register(
                 "P2:353",
             ),
         ),
-        setups={
-            "paper": SetupSpec(
-                "paper",
-                FIG5_SETUP + "; setting (c); quick: N = 50, T = 40, CA-Fed vs AdaFed",
-                DIGITS + ", Dirichlet(0.5) per client",
-                configs={
-                    "quick": lambda: fig5_config("dirichlet", 50, 40, ("ca_fed", "adafed")),
-                    "full": lambda: fig5_config(
-                        "dirichlet",
-                        100,
-                        100,
-                        ("unbiased", "more_available", "ca_fed", "adafed", "f3ast"),
-                    ),
-                },
-            ),
-            "authors": authors_setup("MNIST, clusters as paper", "cluster_data"),
-        },
+        setups=with_authors(
+            {
+                "paper": SetupSpec(
+                    "paper",
+                    FIG5_SETUP + "; setting (c); quick: N = 50, T = 40, CA-Fed vs AdaFed",
+                    DIGITS + ", Dirichlet(0.5) per client",
+                    configs={
+                        "quick": lambda: fig5_config("dirichlet", 50, 40, ("ca_fed", "adafed")),
+                        "full": lambda: fig5_config(
+                            "dirichlet",
+                            100,
+                            100,
+                            ("unbiased", "more_available", "ca_fed", "adafed", "f3ast"),
+                        ),
+                    },
+                ),
+            },
+            "MNIST (Fashion-MNIST stands in), clusters as paper",
+            rates=AUTHORS_IMAGE_RATES,
+            seed=None,
+        ),
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=fig1_judge(0.6, 0.6, "P2:353"),
         seeds={"quick": 6, "full": 20},

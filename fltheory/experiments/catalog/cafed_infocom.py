@@ -23,10 +23,12 @@ import numpy as np
 
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.common import (
-    AUTHORS_MECHANICS,
+    AUTHORS_IMAGE_RATES,
+    AUTHORS_INFOCOM_RATES,
     FIG1D_GROUPS,
     PAPER_AVAILABILITY,
     infocom,
+    to_authors,
 )
 from fltheory.experiments.model import (
     Check,
@@ -344,13 +346,58 @@ def _paper(data: str, sweep: bool = False) -> SetupSpec:
     return SetupSpec("paper", PAPER_TEXT, data, configs=configs)
 
 
-def _authors(data: str, *extra: str) -> SetupSpec:
+def authors_infocom_config(data: str) -> dict[str, Any]:
+    """The public scripts' run (spec C.10): ``data`` = "synthetic" (binary, deterministic 12/12
+    groups, h = 0.2, 50/150 samples, the deterministic population split) or "mnist" (labels
+    swapped per cluster, ``label_swap_clusters``; Fashion-MNIST stands in without --data-dir),
+    data seed 42, the authors' mechanics (:func:`~.common.to_authors`), the synthetic script's
+    rates (full_experiment.sh) or the MNIST script's 1e-3/0.1."""
+    paper = infocom_config("synthetic")
+    if data == "synthetic":
+        paper["problem"] = {**paper["problem"], "groups": "deterministic"}
+        rates, split = AUTHORS_INFOCOM_RATES, "deterministic"
+    else:
+        paper["problem"] = {
+            "kind": "mnist",
+            "n_clients": 24,
+            "partition": "label_swap_clusters",
+            "model": "softmax",
+            "ridge": 0.0,
+            "alpha": "samples",
+        }
+        rates, split = AUTHORS_IMAGE_RATES, "multinomial"
+    out = to_authors(paper, split=split, rates=rates)
+    out["run"]["batch_size"] = 32 if data == "synthetic" else 64
+    out["name"] = f"cafed-infocom-authors-{data}"
+    return out
+
+
+def _authors(data: str, sweep: bool = False) -> SetupSpec:
+    configs: dict[str, Callable[[], Config]]
+    if not sweep:
+        configs = {
+            "quick": lambda: authors_infocom_config("synthetic"),
+            "full": lambda: authors_infocom_config("synthetic"),
+        }
+    else:
+        configs = {
+            "quick": lambda: [("synthetic", authors_infocom_config("synthetic"))],
+            "full": lambda: [
+                ("synthetic", authors_infocom_config("synthetic")),
+                ("mnist", authors_infocom_config("mnist")),
+            ],
+        }
     return SetupSpec(
         "authors",
-        "the public scripts (paper_experiments/synthetic, mnist): 2 local epochs, momentum 0.9, "
-        "WD 1e-2, oracle π/λ, T = 150, seeds 12 123 1234 12345 57 1453 1927 1956 2011",
+        "the public scripts (paper_experiments/synthetic, mnist): 2 local epochs (bz 32 "
+        "synthetic, 64 MNIST), momentum 0.9, WD 1e-2, oracle π/λ, T = 150, data seed 42, "
+        "sklearn F*, test-loss signal, bias_const 1, the code's F3AST (k = 12); rates of "
+        "synthetic/full_experiment.sh (Unbiased .03/.03, CA-Fed .01/.3, AdaFed 1e-3/1, F3AST "
+        ".03/.03) and MNIST's 1e-3/.1 for every algorithm (the others' are unpublished); "
+        "metrics also over the code's logged points (verdict 'authors_logging')",
         data,
-        requires=(*AUTHORS_MECHANICS, "infocom_data", *extra),
+        configs=configs,
+        datasets=("mnist",) if sweep else (),
     )
 
 
@@ -423,7 +470,7 @@ register(
         ),
         setups={
             "paper": _paper(SYN_PAPER + "; full mode adds digits with swapped labels", True),
-            "authors": _authors(BOTH, "grid_search"),
+            "authors": _authors(BOTH, True),
         },
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=fig3_judge,
@@ -461,7 +508,7 @@ register(
         ),
         setups={
             "paper": _paper(SYN_PAPER + "; full mode adds digits with swapped labels", True),
-            "authors": _authors(BOTH, "grid_search"),
+            "authors": _authors(BOTH, True),
         },
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=table1_judge,

@@ -18,7 +18,14 @@ import numpy as np
 
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import fig1a_config
-from fltheory.experiments.catalog.common import TABLE2, authors_setup, ton
+from fltheory.experiments.catalog.common import (
+    AUTHORS_DESCRIPTION,
+    AUTHORS_LEAF,
+    LEAF_CAPS,
+    TABLE2,
+    to_authors,
+    ton,
+)
 from fltheory.experiments.grid import (
     APPENDIX_G,
     Grid,
@@ -52,14 +59,24 @@ SIZES: dict[str, tuple[int, int, int, tuple[str, ...], Grid]] = {
     "full": (100, 200, 5, tuple(TABLE2["synthetic"]), APPENDIX_G["synthetic"]),
 }
 PURPOSE = "cafed:table2/synthetic"
+#: The ``authors`` grids: App. G's extended down to the code's working range (spec D.1(b)).
+AUTHORS_GRIDS: dict[str, Grid] = {
+    "quick": Grid((2.0, 0.01, 1e-3), (8.0, 1.0, 0.1)),
+    "full": Grid((2.0, 1.0, 0.1, 0.01, 1e-3, 1e-4), (8.0, 3.0, 1.0, 0.3, 0.1)),
+}
 
 
-def search_synthetic(mode: str, repetitions: int) -> Measurements:
+def search_synthetic(mode: str, repetitions: int, authors: bool = False) -> Measurements:
     """The grid (quick: its corners) plus Table II's pairs on the tuning draws, and acc(0);
-    one pseudo-evaluation per point holding its acc_end per repetition."""
+    one pseudo-evaluation per point holding its acc_end per repetition. ``authors``: under the
+    public code's mechanics (:func:`~.common.to_authors`, n_k ≤ 400 in quick mode) on
+    :data:`AUTHORS_GRIDS`."""
     clients, rounds, every, names, grid = SIZES[mode]
     base: dict[str, Any] = fig1a_config(rounds, names, every, TABLE2["synthetic"])
     base["problem"] = {**base["problem"], "n_clients": clients}
+    if authors:
+        base = to_authors(base, max_samples=LEAF_CAPS[mode])
+        grid = AUTHORS_GRIDS[mode]
     objective = SimulatorObjective(base)
     extra = [TABLE2["synthetic"][name] for name in names]
     result = cached_grid_search(
@@ -92,6 +109,16 @@ def quick(repetitions: int) -> Measurements:
 def full(repetitions: int) -> Measurements:
     """Full mode of :func:`search_synthetic`."""
     return search_synthetic("full", repetitions)
+
+
+def authors_quick(repetitions: int) -> Measurements:
+    """Quick mode of :func:`search_synthetic` under the authors' mechanics."""
+    return search_synthetic("quick", repetitions, authors=True)
+
+
+def authors_full(repetitions: int) -> Measurements:
+    """Full mode of :func:`search_synthetic` under the authors' mechanics."""
+    return search_synthetic("full", repetitions, authors=True)
 
 
 def _by_algorithm(m: Measurements) -> dict[str, dict[Pair, np.ndarray]]:
@@ -179,7 +206,14 @@ register(
                 "LEAF Synthetic(0.5, 0.5), fltheory's generator, tuning draws",
                 measure={"quick": quick, "full": full},
             ),
-            "authors": authors_setup("as paper", "grid_search"),
+            "authors": SetupSpec(
+                "authors",
+                AUTHORS_DESCRIPTION + "; the grid extended down to the code's working range "
+                "(quick: η ∈ {2, .01, 1e-3} × η̄ ∈ {8, 1, .1}, n_k ≤ 400; full: η ∈ {2, 1, .1, "
+                ".01, 1e-3, 1e-4} × η̄ ∈ {8, 3, 1, .3, .1}) plus Table II's pairs",
+                AUTHORS_LEAF + " (quick: N = 40), tuning draws",
+                measure={"quick": authors_quick, "full": authors_full},
+            ),
         },
         panels=(Panel("grid", "grid", "acc_end over the (η, η̄) grid on the tuning draws"),),
         judge=table2_judge,

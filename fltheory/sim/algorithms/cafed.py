@@ -241,10 +241,11 @@ class CAFedParams(Strict):
     )
     tau: float = Field(0.0, ge=0.0, description="get() keeps a removal when ε̂ drops by ≥ τ")
     beta: float = Field(1.0, gt=0.0, le=1.0, description="loss filter β of eq. (17) (1: latest)")
-    fstar: Literal["running_min", "oracle", "sklearn"] = Field(
+    fstar: Literal["running_min", "oracle", "sklearn", "zero"] = Field(
         "running_min",
         description="F̂*: running minimum of F̂, the exact local minima (L-BFGS on mean loss + "
-        "ridge), or the authors' sklearn fit (unpenalised train log-loss, 0 for one class)",
+        "ridge), the authors' sklearn fit (unpenalised train log-loss, 0 for one class), or 0 "
+        "(what the authors' fit gives on image data, where it always fails)",
     )
     loss_signal: Literal["minibatch", "train", "validation", "test"] = Field(
         "minibatch",
@@ -330,7 +331,9 @@ def build_cafed(params: CAFedParams, ctx: AlgorithmContext) -> CAFed:
     0.5
     """
     fstar = None
-    if params.fstar != "running_min":
+    if params.fstar == "zero":
+        fstar = np.zeros(ctx.n_clients)
+    elif params.fstar != "running_min":
         fstar = ctx.local_minima if params.fstar == "oracle" else None
         if fstar is None and ctx.minima is not None:
             fstar = ctx.minima(params.fstar)

@@ -64,6 +64,11 @@ class BinarySyntheticParams(Strict):
     group_fraction: float = Field(
         0.5, ge=0.0, le=1.0, description="probability that a client is in group 1"
     )
+    groups: Literal["random", "deterministic"] = Field(
+        "random",
+        description="group 1 drawn per client, or the last round(N·group_fraction) clients "
+        "(the authors' deterministic split)",
+    )
     model: str = Field("logistic", description=MODEL_DOC)
     alpha: DataAlpha = alpha_field("samples")
 
@@ -79,6 +84,7 @@ def build_binary_synthetic(params: BinarySyntheticParams, ctx: ProblemContext) -
         n_test=params.n_test,
         flip=params.flip,
         group_fraction=params.group_fraction,
+        deterministic_groups=params.groups == "deterministic",
     )
     assert ctx.model is not None
     model = ctx.model(ModelShape(data.n_features, data.n_classes))

@@ -1,0 +1,45 @@
+"""paper_checks/reproduce_all.py: the verdict table from fake records (no experiment runs)."""
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location(
+    "reproduce_all", ROOT / "paper_checks/reproduce_all.py"
+)
+assert spec is not None and spec.loader is not None
+reproduce_all = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(reproduce_all)
+
+FAKE = {
+    "id": "cafed:fig1a",
+    "setup": "authors",
+    "mode": "quick",
+    "data": "LEAF",
+    "verdict": "contradicted",
+    "seconds": 12.5,
+    "paper": {"numbers": [{"name": "ca_fed − adafed", "value": 1.56, "unit": "pp"}]},
+    "checks": [
+        {"role": "primary", "measured": -2.777, "holds": False, "opposite": True},
+        {"role": "primary", "measured": 1.0, "holds": True, "opposite": False},
+        {"role": "diagnostic", "measured": {"a": 1}, "holds": None, "opposite": False},
+    ],
+}
+
+
+def test_summary_row_counts_primary_checks_and_takes_the_headline():
+    row = reproduce_all.summary_row(FAKE)
+    assert row["checks"] == {"primary": 2, "holding": 1, "contrary": 1}
+    assert row["headline"] == {"paper": "ca_fed − adafed: 1.56 pp", "measured": "-2.777"}
+
+
+def test_markdown_table_has_one_line_per_run_and_escapes_pipes():
+    rows = [reproduce_all.summary_row(FAKE), {"id": "x|y", "setup": "paper", "verdict": "error: e",
+                                              "seconds": 1.0}]  # fmt: skip
+    lines = reproduce_all.render_markdown(rows).splitlines()
+    assert len(lines) == 4
+    assert (
+        lines[2]
+        == "| cafed:fig1a | authors | contradicted | ca_fed − adafed: 1.56 pp | -2.777 | 12.5 |"
+    )
+    assert lines[3].startswith("| x/y | paper | error: e | — | — | 1.0 |")
