@@ -95,7 +95,7 @@ class RayExecutor:
 
     def __init__(self, workers: int, address: str | None) -> None:
         try:
-            import ray  # type: ignore[import-not-found]
+            import ray
         except ImportError:
             raise InputError("the Ray executor needs ray: pip install 'fltheory[ray]'") from None
         self._ray = ray

@@ -84,8 +84,8 @@ def export(store: str | Path, fmt: str, out: str | Path) -> int:
     columns, rows = table(store)
     if fmt == "parquet":
         try:
-            import pyarrow  # type: ignore[import-not-found]
-            import pyarrow.parquet  # type: ignore[import-not-found]
+            import pyarrow
+            import pyarrow.parquet
         except ImportError:
             raise InputError(
                 "--format parquet needs pyarrow: pip install 'fltheory[parquet]'"
