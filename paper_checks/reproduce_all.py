@@ -2,9 +2,13 @@
 
 Writes ``docs/reproduce_results.json`` (per run: id, setup, mode, data set, verdict, seconds,
 checks summary) and ``docs/reproduce_results.md`` (id, setup, verdict, the paper's headline
-number beside ours, seconds).
+number beside ours, seconds), both rewritten after every run (a killed run keeps the rows it
+finished). ``--collect DIR ...`` runs nothing: it builds the same table from the ``verdict.json``
+files under those folders (results of ``fltheory reproduce ... --out DIR`` run elsewhere, e.g. the
+full modes one at a time).
 
     python paper_checks/reproduce_all.py [--full] [--ids ID ...] [--setups S ...] [--out DIR]
+    python paper_checks/reproduce_all.py --collect RESULTS_DIR ... [--out DIR]
 """
 
 import argparse
@@ -88,6 +92,34 @@ def render_markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def collect(folders: list[Path]) -> list[dict[str, Any]]:
+    """The summary rows of every ``verdict.json`` under ``folders``, sorted by (id, setup, mode).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "run").mkdir()
+    ...     _ = (Path(d) / "run" / "verdict.json").write_text(json.dumps(
+    ...         {"id": "a:b", "setup": "paper", "mode": "full", "verdict": "reproduced"}))
+    ...     [(r["id"], r["verdict"]) for r in collect([Path(d)])]
+    [('a:b', 'reproduced')]
+    """
+    rows = [
+        summary_row(json.loads(path.read_text(encoding="utf-8")))
+        for folder in folders
+        for path in sorted(folder.rglob("verdict.json"))
+    ]
+    return sorted(rows, key=lambda r: (r["id"], r["setup"], r["mode"]))
+
+
+def write_table(out: Path, rows: list[dict[str, Any]]) -> None:
+    """``reproduce_results.json`` and ``.md`` in ``out``, each written atomically."""
+    write_atomic(
+        out / "reproduce_results.json",
+        json.dumps(to_jsonable({"runs": rows}), indent=1) + "\n",
+    )
+    write_atomic(out / "reproduce_results.md", render_markdown(rows) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     from fltheory.errors import FLTheoryError
     from fltheory.experiments.data_sources import data_status
@@ -99,7 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ids", nargs="*")
     parser.add_argument("--setups", nargs="*")
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
+    parser.add_argument("--collect", nargs="+", type=Path, metavar="DIR")
     args = parser.parse_args(argv)
+    if args.collect:
+        write_table(args.out, collect(args.collect))
+        return 0
     mode = "full" if args.full else "quick"
     todo = [
         (e.id, name)
@@ -126,11 +162,9 @@ def main(argv: list[str] | None = None) -> int:
             error = {"id": experiment_id, "setup": setup, "mode": mode, "seconds": seconds}
             rows.append({**error, "verdict": f"error: {exc}"})
         print(f"    {rows[-1]['verdict']} ({rows[-1]['seconds']} s)", file=sys.stderr, flush=True)
-    write_atomic(
-        args.out / "reproduce_results.json",
-        json.dumps(to_jsonable({"runs": rows}), indent=1) + "\n",
-    )
-    write_atomic(args.out / "reproduce_results.md", render_markdown(rows) + "\n")
+        write_table(args.out, rows)
+    if not todo:
+        write_table(args.out, rows)
     return 0
 
 

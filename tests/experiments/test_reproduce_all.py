@@ -43,3 +43,17 @@ def test_markdown_table_has_one_line_per_run_and_escapes_pipes():
         == "| cafed:fig1a | authors | contradicted | ca_fed − adafed: 1.56 pp | -2.777 | 12.5 |"
     )
     assert lines[3].startswith("| x/y | paper | error: e | — | — | 1.0 |")
+
+
+def test_collect_builds_the_table_from_verdict_files_without_running(tmp_path):
+    import json
+
+    for i, setup in enumerate(("paper", "authors")):
+        folder = tmp_path / "results" / f"run{i}"
+        folder.mkdir(parents=True)
+        (folder / "verdict.json").write_text(json.dumps({**FAKE, "setup": setup, "mode": "full"}))
+    assert reproduce_all.main(["--collect", str(tmp_path / "results"), "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "reproduce_results.json").read_text())["runs"]
+    assert [(r["setup"], r["mode"]) for r in rows] == [("authors", "full"), ("paper", "full")]
+    lines = (tmp_path / "reproduce_results.md").read_text().splitlines()
+    assert len(lines) == 4 and lines[2].startswith("| cafed:fig1a | authors | contradicted |")
