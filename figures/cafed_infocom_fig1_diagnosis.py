@@ -1,0 +1,153 @@
+"""INFOCOM Fig. 1/2 diagnosis: which mechanic flips CA-Fed's exclusion pattern between the
+``paper`` and ``authors`` setups, and how far an exactly unbiased sampler is from α at T = 150.
+
+``fig1``: one mechanic switched at a time, each row a config holding CA-Fed variants on the same
+traces (paired); per variant the paired mean and 95 % t-interval over seeds of
+excl(less available) − excl(more available) (the fig1 judge's first check), the per-group
+exclusion rates and participants/active.
+``fig2``: per setup, TV(α, time-averaged shares) of Unbiased per run (the fig2 judge) next to
+the TV of the seed-averaged shares and CA-Fed's share of the more-available clients − their α.
+
+Usage: python figures/cafed_infocom_fig1_diagnosis.py fig1|fig2 [--seeds 9]
+Prints one JSON object per line.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from fltheory.api.simulation import simulate
+from fltheory.experiments import judges
+from fltheory.experiments.catalog.cafed_infocom import (
+    _exclusion,
+    _masks,
+    _shares,
+    authors_infocom_config,
+    infocom_config,
+)
+from fltheory.experiments.runner import measurements_of
+from fltheory.experiments.stats import paired_difference
+
+PAPER_SIGNAL = {"fstar": "running_min", "loss_signal": "minibatch"}
+AUTHORS_SIGNAL = {"fstar": "sklearn", "loss_signal": "test", "loss_ridge": False}
+AUTHORS_POPULATION = {"kind": "ca_fed_authors", "g": 0.4, "nu": 0.9, "eps": 0.01}
+
+
+def _cafed(cfg: dict[str, Any], variants: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``cfg`` with only CA-Fed, once per variant (options replace the base entry's)."""
+    base = next(a for a in cfg["algorithms"] if a["name"] == "ca_fed")
+    algs = []
+    for label, options in variants.items():
+        entry = {**base, **options, "label": label}
+        if "bias_const" in options:
+            entry.pop("kappa2", None)
+        if "kappa2" in options:
+            entry.pop("bias_const", None)
+        algs.append({k: v for k, v in entry.items() if v is not None})
+    return {**cfg, "algorithms": algs}
+
+
+def fig1_rows() -> dict[str, dict[str, Any]]:
+    paper, authors = infocom_config("synthetic"), authors_infocom_config("synthetic")
+    paper_pop = {
+        **paper,
+        "availability": {**AUTHORS_POPULATION, "split": "deterministic"},
+        "problem": {**paper["problem"], "groups": "deterministic"},
+    }
+    authors_pop = {**authors, "availability": dict(paper["availability"])}
+    return {
+        "paper": _cafed(
+            paper,
+            {
+                "paper": {},
+                "bias_const=1 (no 4)": {"bias_const": 1.0},
+                "authors signal (sklearn F*, test loss)": AUTHORS_SIGNAL,
+                "authors signal + bias_const=1": {**AUTHORS_SIGNAL, "bias_const": 1.0},
+                "exact F* + train loss": {"fstar": "oracle", "loss_signal": "train"},
+            },
+        ),
+        "paper + authors population/groups": _cafed(
+            paper_pop, {"paper": {}, "authors signal": AUTHORS_SIGNAL}
+        ),
+        "authors": _cafed(
+            authors,
+            {
+                "authors": {},
+                "paper signal (minibatch, running min)": {**PAPER_SIGNAL, "loss_ridge": None},
+                "paper signal + 4κ̄²": {**PAPER_SIGNAL, "kappa2": 1.0},
+            },
+        ),
+        "authors + paper population": _cafed(
+            authors_pop, {"authors": {}, "paper signal": PAPER_SIGNAL}
+        ),
+    }
+
+
+def fig1(seeds: int) -> None:
+    for row, cfg in fig1_rows().items():
+        m = measurements_of(simulate(cfg, seeds=seeds, device="cpu", threads=1))
+        masks = _masks(m)
+        less = masks["less available, correlated"] | masks["less available, weakly correlated"]
+        for a in cfg["algorithms"]:
+            label = a["label"]
+            iv = paired_difference(
+                _exclusion(m, label, less),
+                _exclusion(m, label, masks["more available"]),
+                confidence=0.95,
+            )
+            out = {
+                "setup": row,
+                "variant": label,
+                "less_minus_more": round(iv.mean, 3),
+                "ci95": [round(iv.low, 3), round(iv.high, 3)],
+                "participation": round(judges.participation(m, label), 3),
+                "exclusion": judges.exclusion_by_group(m, label),
+            }
+            print(json.dumps(out), flush=True)
+
+
+def fig2(seeds: int) -> None:
+    for setup, cfg in (
+        ("paper", infocom_config("synthetic")),
+        ("authors", authors_infocom_config("synthetic")),
+    ):
+        m = measurements_of(simulate(cfg, seeds=seeds, device="cpu", threads=1))
+        assert m.alpha is not None
+        target = m.alpha / m.alpha.sum()
+        more = _masks(m)["more available"]
+        out: dict[str, Any] = {"setup": setup}
+        for label in ("unbiased", "f3ast", "adafed", "ca_fed"):
+            shares = _shares(m, label)
+            per_run = 0.5 * np.abs(shares - target).sum(axis=1)
+            pooled = 0.5 * np.abs(shares.mean(axis=0) - target).sum()
+            gap = shares[:, more].sum(axis=1) - target[more].sum()
+            iv = paired_difference(gap, np.zeros_like(gap), confidence=0.95)
+            out[label] = {
+                "tv_per_run": round(float(per_run.mean()), 4),
+                "tv_seed_mean_shares": round(float(pooled), 4),
+                "more_available_share_minus_alpha": [
+                    round(iv.mean, 4),
+                    [round(iv.low, 4), round(iv.high, 4)],
+                ],
+            }
+        print(json.dumps(out), flush=True)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("fig1", "fig2"))
+    parser.add_argument("--seeds", type=int, default=9)
+    args = parser.parse_args(argv)
+    if args.seeds < 2:
+        parser.error("--seeds must be >= 2")
+    (fig1 if args.what == "fig1" else fig2)(args.seeds)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
