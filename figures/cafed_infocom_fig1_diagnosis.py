@@ -8,8 +8,9 @@ exclusion rates and participants/active.
 ``fig2``: per setup, TV(α, time-averaged shares) of Unbiased per run (the fig2 judge) next to
 the TV of the seed-averaged shares and CA-Fed's share of the more-available clients − their α.
 
-Usage: python figures/cafed_infocom_fig1_diagnosis.py fig1|fig2 [--seeds 9]
-Prints one JSON object per line.
+Usage: python figures/cafed_infocom_fig1_diagnosis.py fig1|fig2 [--seeds 9] [--out DIR]
+Prints one JSON object per line and writes them to ``OUT/cafed_infocom_<fig1|fig2>.jsonl``
+(``--out``, default figures/out/).
 """
 
 import argparse
@@ -89,7 +90,8 @@ def fig1_rows() -> dict[str, dict[str, Any]]:
     }
 
 
-def fig1(seeds: int) -> None:
+def fig1(seeds: int) -> list[str]:
+    lines = []
     for row, cfg in fig1_rows().items():
         m = measurements_of(simulate(cfg, seeds=seeds, device="cpu", threads=1))
         masks = _masks(m)
@@ -109,10 +111,13 @@ def fig1(seeds: int) -> None:
                 "participation": round(judges.participation(m, label), 3),
                 "exclusion": judges.exclusion_by_group(m, label),
             }
-            print(json.dumps(out), flush=True)
+            lines.append(json.dumps(out, ensure_ascii=False))
+            print(lines[-1], flush=True)
+    return lines
 
 
-def fig2(seeds: int) -> None:
+def fig2(seeds: int) -> list[str]:
+    lines = []
     for setup, cfg in (
         ("paper", infocom_config("synthetic")),
         ("authors", authors_infocom_config("synthetic")),
@@ -136,17 +141,22 @@ def fig2(seeds: int) -> None:
                     [round(iv.low, 4), round(iv.high, 4)],
                 ],
             }
-        print(json.dumps(out), flush=True)
+        lines.append(json.dumps(out))
+        print(lines[-1], flush=True)
+    return lines
 
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("fig1", "fig2"))
     parser.add_argument("--seeds", type=int, default=9)
+    parser.add_argument("--out", type=Path, default=Path("figures/out"))
     args = parser.parse_args(argv)
     if args.seeds < 2:
         parser.error("--seeds must be >= 2")
-    (fig1 if args.what == "fig1" else fig2)(args.seeds)
+    lines = (fig1 if args.what == "fig1" else fig2)(args.seeds)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / f"cafed_infocom_{args.what}.jsonl").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

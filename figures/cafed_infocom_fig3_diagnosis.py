@@ -9,12 +9,12 @@ differences to F3AST and to the best other algorithm with 95 % t-intervals (pp).
 
 Rows: ``paper`` and ``paper-digits`` (the registry's configs, CA-Fed variants: paper; the
 authors' signal + no-4 bias that flips Fig. 1), ``authors`` (the registry's config with F3AST
-at its script rates), ``authors-f3ast-bug`` (F3AST at the run default η = 0.3, η̄ = 1: the config before the fix) and
-``authors-same-rates`` (Unbiased and F3AST at CA-Fed's script rates 0.01/0.3, plus CA-Fed at
-Unbiased's 0.03/0.03: does CA-Fed's lead follow the rates?).
+at its script rates), ``authors-f3ast-bug`` (F3AST at the run default η = 0.3, η̄ = 1: the
+config before the fix) and ``authors-same-rates`` (Unbiased and F3AST at CA-Fed's script rates
+0.01/0.3, plus CA-Fed at Unbiased's 0.03/0.03: does CA-Fed's lead follow the rates?).
 
-Usage: python figures/cafed_infocom_fig3_diagnosis.py [--seeds 9] [--rows paper,authors]
-Prints one JSON object per row.
+Usage: python figures/cafed_infocom_fig3_diagnosis.py [--seeds 9] [--rows paper,...] [--out DIR]
+Prints one JSON object per row and writes them to ``OUT/cafed_infocom_fig3.jsonl``.
 """
 
 import argparse
@@ -111,14 +111,19 @@ def summarise(name: str, cfg: dict[str, Any], seeds: int) -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=9)
+    parser.add_argument("--out", type=Path, default=Path("figures/out"))
     parser.add_argument("--rows", default="paper,authors,authors-f3ast-bug,authors-same-rates")
     args = parser.parse_args(argv)
     table = rows()
     wanted = args.rows.split(",")
     if args.seeds < 2 or not set(wanted) <= set(table):
         parser.error(f"--seeds must be >= 2 and --rows a subset of {','.join(table)}")
+    lines = []
     for name in wanted:
-        print(json.dumps(summarise(name, table[name], args.seeds), ensure_ascii=False), flush=True)
+        lines.append(json.dumps(summarise(name, table[name], args.seeds), ensure_ascii=False))
+        print(lines[-1], flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "cafed_infocom_fig3.jsonl").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
