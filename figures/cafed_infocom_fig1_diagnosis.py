@@ -5,8 +5,9 @@
 traces (paired); per variant the paired mean and 95 % t-interval over seeds of
 excl(less available) − excl(more available) (the fig1 judge's first check), the per-group
 exclusion rates and participants/active.
-``fig2``: per setup, TV(α, time-averaged shares) of Unbiased per run (the fig2 judge) next to
-the TV of the seed-averaged shares and CA-Fed's share of the more-available clients − their α.
+``fig2``: per setup and algorithm, the mean single-run TV(α, time-averaged shares) (the old
+fig2 judge), the TV of the seed-mean shares with its sign-flip p-value (the corrected judge,
+``departure``) and the judge's checks at --seeds (95 %).
 
 Usage: python figures/cafed_infocom_fig1_diagnosis.py fig1|fig2 [--seeds 9] [--out DIR]
 Prints one JSON object per line and writes them to ``OUT/cafed_infocom_<fig1|fig2>.jsonl``
@@ -30,6 +31,8 @@ from fltheory.experiments.catalog.cafed_infocom import (
     _masks,
     _shares,
     authors_infocom_config,
+    departure,
+    fig2_judge,
     infocom_config,
 )
 from fltheory.experiments.runner import measurements_of
@@ -125,22 +128,20 @@ def fig2(seeds: int) -> list[str]:
         m = measurements_of(simulate(cfg, seeds=seeds, device="cpu", threads=1))
         assert m.alpha is not None
         target = m.alpha / m.alpha.sum()
-        more = _masks(m)["more available"]
-        out: dict[str, Any] = {"setup": setup}
+        out: dict[str, Any] = {"setup": setup, "seeds": seeds}
         for label in ("unbiased", "f3ast", "adafed", "ca_fed"):
-            shares = _shares(m, label)
-            per_run = 0.5 * np.abs(shares - target).sum(axis=1)
-            pooled = 0.5 * np.abs(shares.mean(axis=0) - target).sum()
-            gap = shares[:, more].sum(axis=1) - target[more].sum()
-            iv = paired_difference(gap, np.zeros_like(gap), confidence=0.95)
+            deviation = _shares(m, label) - target
+            tv, p, critical = departure(deviation)
             out[label] = {
-                "tv_per_run": round(float(per_run.mean()), 4),
-                "tv_seed_mean_shares": round(float(pooled), 4),
-                "more_available_share_minus_alpha": [
-                    round(iv.mean, 4),
-                    [round(iv.low, 4), round(iv.high, 4)],
-                ],
+                "tv_per_run": round(float(0.5 * np.abs(deviation).sum(axis=1).mean()), 4),
+                "tv_seed_mean": round(tv, 4),
+                "sign_flip_p": round(p, 4),
+                "null_q95": round(critical, 4),
             }
+        out["checks"] = [
+            [c.claim[:40], c.measured, list(c.ci or ()), c.holds, c.opposite]
+            for c in fig2_judge(m, "full")
+        ]
         lines.append(json.dumps(out))
         print(lines[-1], flush=True)
     return lines

@@ -16,6 +16,7 @@ search yet). "MNIST" is scikit-learn digits with the second half of the clients'
 [0.89, 1.24]
 """
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +43,7 @@ from fltheory.experiments.model import (
     register,
 )
 from fltheory.experiments.stats import holm, paired_difference
+from fltheory.rng import generator
 
 ROUNDS = 150
 ALGORITHMS: list[dict[str, Any]] = [
@@ -157,41 +159,78 @@ def _shares(m: Measurements, label: str) -> np.ndarray:
     return np.asarray(per_client / per_client.sum(axis=1, keepdims=True))
 
 
+#: Sign patterns of :func:`departure`: all 2^S when that is at most this many, else this many
+#: seeded draws.
+FLIPS = 4096
+
+
+def departure(deviation: np.ndarray, *, seed: int = 0) -> tuple[float, float, float]:
+    """How far the seed-mean of per-run deviations (seeds, N) of the importance shares from the
+    target lies from 0: TV = ½‖mean‖₁, its sign-flip p-value (no departure ⇒ each run's
+    deviation is as likely negated) and the null's 95 % quantile. A single run's TV is mostly
+    trace noise (about 0.15 for Unbiased at T = 150, whose E[q_k] = α_k exactly); the seed
+    mean's TV keeps the systematic part. (The test assumes each run's deviation symmetric
+    about its mean; with heavy-tailed shares of rarely active clients it is approximate.)
+
+    >>> dev = np.array([[0.1, -0.1], [0.1, -0.1], [0.1, -0.1]])
+    >>> tv, p, _ = departure(dev)
+    >>> round(tv, 3), p
+    (0.1, 0.25)
+    >>> departure(np.array([[0.1, -0.1], [-0.1, 0.1]]))[:2]
+    (0.0, 1.0)
+    """
+    runs = deviation.shape[0]
+    if 2**runs <= FLIPS:
+        signs = np.array(list(itertools.product((1.0, -1.0), repeat=runs)))
+    else:
+        signs = generator(seed, "cafed-infocom:fig2/sign-flip").choice((1.0, -1.0), (FLIPS, runs))
+    observed = 0.5 * float(np.abs(deviation.mean(axis=0)).sum())
+    null = 0.5 * np.abs(signs @ deviation / runs).sum(axis=1)
+    p_value = float(np.mean(null >= observed - 1e-12))
+    return observed, p_value, float(np.quantile(null, 0.95))
+
+
 def fig2_judge(m: Measurements, mode: str) -> list[Check]:
-    """INFOCOM Fig. 2: TV(α, s(Unbiased)) <= 0.05; every other algorithm farther from α than
-    Unbiased (paired, Holm); CA-Fed's more-available share above their α share."""
+    """INFOCOM Fig. 2: the time-averaged importance of Unbiased does not depart from α, that of
+    every other algorithm does (:func:`departure`, Holm over the three); CA-Fed's share of the
+    more-available clients exceeds their α share. "Departs" is judged on the seed mean (the
+    code's plot averages the seeds, utils/plots.py:345-500): one run's TV at T = 150 is trace
+    noise that an exactly unbiased weighting shows as much as any other."""
     assert m.alpha is not None
     confidence = judges.CONFIDENCE[mode]
     target = m.alpha / m.alpha.sum()
 
-    def tv(label: str) -> np.ndarray:
-        return np.asarray(0.5 * np.abs(_shares(m, label) - target).sum(axis=1))
+    def per_run_tv(label: str) -> float:
+        return float(0.5 * np.abs(_shares(m, label) - target).sum(axis=1).mean())
 
-    base = tv("unbiased")
+    tv, p, critical = departure(_shares(m, "unbiased") - target)
     checks = [
         Check(
-            "Unbiased follows the target: TV(α, shares) <= 0.05",
+            "Unbiased follows the target: no departure of its seed-mean importance from α "
+            "(TV; interval: 0 to the sign-flip null's 95 % quantile)",
             "all ... except Unbiased",
-            judges._round(float(base.mean()), 4),
-            (0.0, 0.05),
-            holds=bool(base.mean() <= 0.05),
+            judges._round(tv, 4),
+            (0.0, judges._round(critical, 4)),
+            holds=p >= 0.05,
+            opposite=p < 0.05,
             where="P1:113",
+            note=f"sign-flip p = {p:.3g}; mean single-run TV {per_run_tv('unbiased'):.3f}",
         ),
     ]
     others = ["f3ast", "adafed", "ca_fed"]
-    ivs = [paired_difference(tv(k), base, confidence=confidence) for k in others]
-    for k, iv, p in zip(others, ivs, holm([iv.p_value for iv in ivs]), strict=True):
-        significant = bool(p < 1 - confidence)
+    tests = [departure(_shares(m, k) - target) for k in others]
+    for k, (tv, p_raw, critical), p in zip(others, tests, holm([t[1] for t in tests]), strict=True):
         checks.append(
             Check(
-                f"{k} departs from the target more than Unbiased (TV difference)",
+                f"{k} departs from the target: TV of its seed-mean importance vs α (interval: "
+                "0 to the sign-flip null's 95 % quantile)",
                 "all the algorithms, except Unbiased, depart from the target importance",
-                judges._round(iv.mean, 4),
-                (judges._round(iv.low, 4), judges._round(iv.high, 4)),
-                holds=significant and iv.mean > 0,
-                opposite=significant and iv.mean < 0,
+                judges._round(tv, 4),
+                (0.0, judges._round(critical, 4)),
+                holds=bool(p < 1 - confidence),
                 where="P1:113",
-                note=f"Holm-adjusted p = {p:.3g}",
+                note=f"sign-flip p = {p_raw:.3g}, Holm-adjusted {p:.3g}; mean single-run TV "
+                f"{per_run_tv(k):.3f}",
             )
         )
     more = _masks(m)["more available"]
@@ -449,7 +488,9 @@ register(
         setups={"paper": _paper(SYN_PAPER), "authors": _authors(SYNTHETIC)},
         panels=(Panel("shares", "group_shares", "time-averaged importance vs α"),),
         judge=fig2_judge,
-        seeds={"quick": 3, "full": 9},
+        # The sign-flip test of `departure` cannot reach Holm p < 0.4 with 3 seeds (smallest p
+        # 2/2³, times 3); F3AST's departure (TV ≈ 0.04) and CA-Fed's share (±0.02) need ~30.
+        seeds={"quick": 6, "full": 30},
     )
 )
 
