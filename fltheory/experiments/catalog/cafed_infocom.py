@@ -16,6 +16,7 @@ search yet). "MNIST" is scikit-learn digits with the second half of the clients'
 [0.89, 1.24]
 """
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +43,7 @@ from fltheory.experiments.model import (
     register,
 )
 from fltheory.experiments.stats import holm, paired_difference
+from fltheory.rng import generator
 
 ROUNDS = 150
 ALGORITHMS: list[dict[str, Any]] = [
@@ -157,41 +159,80 @@ def _shares(m: Measurements, label: str) -> np.ndarray:
     return np.asarray(per_client / per_client.sum(axis=1, keepdims=True))
 
 
+#: Sign patterns of :func:`departure`: all 2^S when that is at most this many, else this many
+#: seeded draws.
+FLIPS = 4096
+
+
+def departure(
+    deviation: np.ndarray, *, level: float = 0.95, seed: int = 0
+) -> tuple[float, float, float]:
+    """How far the seed-mean of per-run deviations (seeds, N) of the importance shares from the
+    target lies from 0: TV = ½‖mean‖₁, its sign-flip p-value (no departure ⇒ each run's
+    deviation is as likely negated) and the null's ``level`` quantile. A single run's TV is mostly
+    trace noise (about 0.15 for Unbiased at T = 150, whose E[q_k] = α_k exactly); the seed
+    mean's TV keeps the systematic part. (The test assumes each run's deviation symmetric
+    about its mean; with heavy-tailed shares of rarely active clients it is approximate.)
+
+    >>> dev = np.array([[0.1, -0.1], [0.1, -0.1], [0.1, -0.1]])
+    >>> tv, p, _ = departure(dev)
+    >>> round(tv, 3), p
+    (0.1, 0.25)
+    >>> departure(np.array([[0.1, -0.1], [-0.1, 0.1]]))[:2]
+    (0.0, 1.0)
+    """
+    runs = deviation.shape[0]
+    if 2**runs <= FLIPS:
+        signs = np.array(list(itertools.product((1.0, -1.0), repeat=runs)))
+    else:
+        signs = generator(seed, "cafed-infocom:fig2/sign-flip").choice((1.0, -1.0), (FLIPS, runs))
+    observed = 0.5 * float(np.abs(deviation.mean(axis=0)).sum())
+    null = 0.5 * np.abs(signs @ deviation / runs).sum(axis=1)
+    p_value = float(np.mean(null >= observed - 1e-12))
+    return observed, p_value, float(np.quantile(null, level))
+
+
 def fig2_judge(m: Measurements, mode: str) -> list[Check]:
-    """INFOCOM Fig. 2: TV(α, s(Unbiased)) <= 0.05; every other algorithm farther from α than
-    Unbiased (paired, Holm); CA-Fed's more-available share above their α share."""
+    """INFOCOM Fig. 2: the time-averaged importance of Unbiased does not depart from α, that of
+    every other algorithm does (:func:`departure`, Holm over the three); CA-Fed's share of the
+    more-available clients exceeds their α share. "Departs" is judged on the seed mean (the
+    code's plot averages the seeds, utils/plots.py:345-500): one run's TV at T = 150 is trace
+    noise that an exactly unbiased weighting shows as much as any other."""
     assert m.alpha is not None
     confidence = judges.CONFIDENCE[mode]
     target = m.alpha / m.alpha.sum()
 
-    def tv(label: str) -> np.ndarray:
-        return np.asarray(0.5 * np.abs(_shares(m, label) - target).sum(axis=1))
+    def per_run_tv(label: str) -> float:
+        return float(0.5 * np.abs(_shares(m, label) - target).sum(axis=1).mean())
 
-    base = tv("unbiased")
+    tv, p, critical = departure(_shares(m, "unbiased") - target)
     checks = [
         Check(
-            "Unbiased follows the target: TV(α, shares) <= 0.05",
+            "Unbiased follows the target: no departure of its seed-mean importance from α "
+            "(TV; interval: 0 to the sign-flip null's 95 % quantile)",
             "all ... except Unbiased",
-            judges._round(float(base.mean()), 4),
-            (0.0, 0.05),
-            holds=bool(base.mean() <= 0.05),
+            judges._round(tv, 4),
+            (0.0, judges._round(critical, 4)),
+            holds=p >= 0.05,
+            opposite=p < 0.05,
             where="P1:113",
+            note=f"sign-flip p = {p:.3g}; mean single-run TV {per_run_tv('unbiased'):.3f}",
         ),
     ]
     others = ["f3ast", "adafed", "ca_fed"]
-    ivs = [paired_difference(tv(k), base, confidence=confidence) for k in others]
-    for k, iv, p in zip(others, ivs, holm([iv.p_value for iv in ivs]), strict=True):
-        significant = bool(p < 1 - confidence)
+    tests = [departure(_shares(m, k) - target, level=confidence) for k in others]
+    for k, (tv, p_raw, critical), p in zip(others, tests, holm([t[1] for t in tests]), strict=True):
         checks.append(
             Check(
-                f"{k} departs from the target more than Unbiased (TV difference)",
+                f"{k} departs from the target: TV of its seed-mean importance vs α (interval: "
+                f"0 to the sign-flip null's {confidence:.0%} quantile, unadjusted)",
                 "all the algorithms, except Unbiased, depart from the target importance",
-                judges._round(iv.mean, 4),
-                (judges._round(iv.low, 4), judges._round(iv.high, 4)),
-                holds=significant and iv.mean > 0,
-                opposite=significant and iv.mean < 0,
+                judges._round(tv, 4),
+                (0.0, judges._round(critical, 4)),
+                holds=bool(p < 1 - confidence),
                 where="P1:113",
-                note=f"Holm-adjusted p = {p:.3g}",
+                note=f"sign-flip p = {p_raw:.3g}, Holm-adjusted {p:.3g}; mean single-run TV "
+                f"{per_run_tv(k):.3f}",
             )
         )
     more = _masks(m)["more available"]
@@ -367,6 +408,12 @@ def authors_infocom_config(data: str) -> dict[str, Any]:
         }
         rates, split = AUTHORS_IMAGE_RATES, "multinomial"
     out = to_authors(paper, split=split, rates=rates)
+    # to_authors rebuilds the F3AST entry as f3ast_code from its label and k only, dropping
+    # the rates it set: F3AST then ran at the run's η = 0.3, η̄ = 1 under momentum and
+    # epochs (diagnosis of cafed-infocom:fig3). Give it the script's rates back.
+    for entry in out["algorithms"]:
+        if entry["name"] == "f3ast_code":
+            entry["lr"], entry["server_lr"] = rates["f3ast"]
     out["run"]["batch_size"] = 32 if data == "synthetic" else 64
     out["name"] = f"cafed-infocom-authors-{data}"
     return out
@@ -401,6 +448,59 @@ def _authors(data: str, sweep: bool = False) -> SetupSpec:
     )
 
 
+#: Diagnoses (issue 12), measured with figures/cafed_infocom_fig1_diagnosis.py and
+#: figures/cafed_infocom_fig3_diagnosis.py (9 seeds unless stated; paired 95 % t-intervals).
+FIG1_DIAGNOSIS = (
+    "Diagnosis (figures/cafed_infocom_fig1_diagnosis.py fig1, 9 seeds, excl(less available) − "
+    "excl(more available)): paper −0.067 [−0.098, −0.037] (left out: more available 0.21/0.20, "
+    "less available correlated 0.18, weakly 0.10; label-flipped data group 0.29 vs 0.13); "
+    "authors +0.103 [0.047, 0.159]. One mechanic at a time, the loss signal sets the sign: "
+    "paper + the code's signal (sklearn F*, full local test loss) and bias_const 1 → +0.146 "
+    "[0.085, 0.208]; authors + the paper's single-batch loss with running-minimum F̂* (P1:96) "
+    "→ −0.181 [−0.246, −0.116]. The bias factor sets how many are left out (paper + code signal "
+    "with 4κ̄²: −0.049 [−0.069, −0.029], participation 0.95); the population does not flip it "
+    "(paper mechanics + the code's population and groups: −0.107 [−0.142, −0.072]; authors + the "
+    "paper's population: +0.073 [−0.010, 0.156]). The running minimum of noisy single-batch "
+    "losses sits below the mean the more often a client is seen, so the paper's signal leaves "
+    "out the frequently seen (and the noisy-label) clients: Fig. 1's pattern comes from the "
+    "code's signal, not from the algorithm as the text describes it."
+)
+FIG2_DIAGNOSIS = (
+    "Diagnosis (figures/cafed_infocom_fig1_diagnosis.py fig2): the former check 'TV(α, one "
+    "run's shares) <= 0.05' failed on trace noise: Unbiased (E[q_k] = α_k exactly) has a "
+    "single-run TV of 0.144 (paper) / 0.153 (authors) at 9 seeds and 0.148 / 0.144 at 30, "
+    "while the TV of its seed-mean shares falls as 1/√S (0.039 → 0.020). F3AST's 'contrary' "
+    "(−0.030) was the same artefact: its running participation estimate lowers one run's noise "
+    "(0.112) while its seed-mean departure is twice Unbiased's (0.040 vs 0.020). The judge now "
+    "tests departure on the seed mean (sign-flip p, Holm). At 30 seeds: paper: Unbiased 0.020 "
+    "(p 0.84), F3AST 0.040 (p 0.002), AdaFed 0.102 (p < 0.001), CA-Fed 0.055 (p 0.002) depart, "
+    "but CA-Fed's more-available share − α = −0.021 [−0.040, −0.002] (contrary: the paper "
+    "signal leaves out more-available clients, see fig1); authors: all five hold, CA-Fed's "
+    "share +0.031 [0.009, 0.054] (+0.030 [−0.033, 0.093] at 9 seeds: power)."
+)
+FIG3_DIAGNOSIS = (
+    "Diagnosis (figures/cafed_infocom_fig3_diagnosis.py, synthetic, pp): the authors' +20.7 "
+    "was our bug: to_authors rebuilt F3AST as f3ast_code without its rates, so F3AST ran at "
+    "η = 0.3, η̄ = 1 under momentum + epochs (time-average 55.5 %, second-half sd 11.8) — "
+    "fixed here. With the script's 0.03/0.03: CA-Fed − F3AST time-average +0.24 [−0.38, 0.86] "
+    "(README +0.89 inside), − AdaFed −0.21 [−0.38, −0.05], final −1.00 [−1.71, −0.28]; over the "
+    "code's logged points +2.53 [1.86, 3.20] and +0.73 [0.41, 1.05]. That lead is the scripts' "
+    "rates: CA-Fed's η·η̄ = 3e-3 against 9e-4; with Unbiased and F3AST at CA-Fed's 0.01/0.3 "
+    "CA-Fed − F3AST = −0.38 [−0.57, −0.19] (logged −0.66 [−0.85, −0.46]). Paper setup: −1.46 "
+    "[−2.69, −0.23] (final −0.04 [−0.19, 0.10]: an early lag), −0.25 [−0.30, −0.20] with the "
+    "code's signal; digits −4.71 [−8.15, −1.27] (code's signal +0.02 [−0.09, 0.14])."
+)
+TABLE1_DIAGNOSIS = (
+    "Diagnosis (figures/cafed_infocom_fig3_diagnosis.py): (a) holds everywhere (max within "
+    "1 pp). (b) authors: per-round time-average CA-Fed 75.92 vs AdaFed 76.13, F3AST 75.68, "
+    "Unbiased 75.74 % (README 76.22 / 74.81 / 75.33 / 75.33); CA-Fed − AdaFed −0.21 [−0.38, "
+    "−0.05]; paper −1.49 [−2.74, −0.24]. (c) authors: CA-Fed's second-half sd is the largest, "
+    "1.12 vs 0.31-0.71 pp (+0.81 [0.39, 1.23] vs F3AST), as in the authors' own pipeline "
+    "(spec B: 1.62 vs 0.79-0.93); it follows the rates: at equal rates 0.01/0.3 +0.09 [−0.11, "
+    "0.29], CA-Fed at 0.03/0.03 has sd 0.28. Paper: +0.016 [−0.013, 0.044] (no difference)."
+)
+
+
 register(
     Experiment(
         id="cafed-infocom:fig1",
@@ -421,6 +521,7 @@ register(
         ),
         judge=fig1_judge,
         seeds={"quick": 3, "full": 9},
+        notes=FIG1_DIAGNOSIS,
     )
 )
 
@@ -443,7 +544,10 @@ register(
         setups={"paper": _paper(SYN_PAPER), "authors": _authors(SYNTHETIC)},
         panels=(Panel("shares", "group_shares", "time-averaged importance vs α"),),
         judge=fig2_judge,
-        seeds={"quick": 3, "full": 9},
+        # The sign-flip test of `departure` cannot reach Holm p < 0.4 with 3 seeds (smallest p
+        # 2/2³, times 3); F3AST's departure (TV ≈ 0.04) and CA-Fed's share (±0.02) need ~30.
+        seeds={"quick": 6, "full": 30},
+        notes=FIG2_DIAGNOSIS,
     )
 )
 
@@ -475,6 +579,7 @@ register(
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=fig3_judge,
         seeds={"quick": 3, "full": 9},
+        notes=FIG3_DIAGNOSIS,
     )
 )
 
@@ -514,6 +619,7 @@ register(
         judge=table1_judge,
         seeds={"quick": 3, "full": 9},
         notes="Measured with the authors' own pipeline (spec B): CA-Fed's time-average lead "
-        "+0.78 pp is not significant over 5 seeds and its second-half sd is the largest.",
+        "+0.78 pp is not significant over 5 seeds and its second-half sd is the largest. "
+        + TABLE1_DIAGNOSIS,
     )
 )
