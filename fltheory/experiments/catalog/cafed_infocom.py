@@ -408,12 +408,6 @@ def authors_infocom_config(data: str) -> dict[str, Any]:
         }
         rates, split = AUTHORS_IMAGE_RATES, "multinomial"
     out = to_authors(paper, split=split, rates=rates)
-    # to_authors rebuilds the F3AST entry as f3ast_code from its label and k only, dropping
-    # the rates it set: F3AST then ran at the run's η = 0.3, η̄ = 1 under momentum and
-    # epochs (diagnosis of cafed-infocom:fig3). Give it the script's rates back.
-    for entry in out["algorithms"]:
-        if entry["name"] == "f3ast_code":
-            entry["lr"], entry["server_lr"] = rates["f3ast"]
     out["run"]["batch_size"] = 32 if data == "synthetic" else 64
     out["name"] = f"cafed-infocom-authors-{data}"
     return out

@@ -139,7 +139,10 @@ def to_authors(
             fstar = "sklearn" if problem.get("kind") in VECTOR_DATA else "zero"
             a.update(fstar=fstar, loss_signal="test", loss_ridge=False)
         elif a["name"] == "f3ast":
-            a = {"name": "f3ast_code", **{k: a[k] for k in ("label", "k") if k in a}}
+            # The code's F3AST keeps the rates set above (dropping them ran it at the run's
+            # default η = 0.3, η̄ = 1: the cafed-infocom:fig3 diagnosis).
+            kept = ("label", "k", "lr", "server_lr")
+            a = {"name": "f3ast_code", **{k: a[k] for k in kept if k in a}}
         algorithms.append(a)
     out = {
         **config,
