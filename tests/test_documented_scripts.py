@@ -33,6 +33,8 @@ SMALL = {
     "figures/ca_fed_fig1a.py": "--seeds 1 --rounds 5",
     "figures/ca_fed_fig1a_grid.py": "--seeds 1 --rounds 5",
     "figures/cafed_fig1a_diagnosis.py": "--seeds 2 --rounds 3",
+    "figures/cafed_fig4b_diagnosis.py": "--seeds 2 --t-primes 10",
+    "figures/cafed_fig5_diagnosis.py": "--seeds 2 --rounds 10 --clients 50",
     "paper_checks/reproduce_all.py": "--ids cafed:fig4a --setups paper",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
 }
@@ -44,6 +46,8 @@ SLOW = {
     "figures/ca_fed_fig1a.py",
     "figures/ca_fed_fig1a_grid.py",
     "figures/cafed_fig1a_diagnosis.py",
+    "figures/cafed_fig4b_diagnosis.py",
+    "figures/cafed_fig5_diagnosis.py",
     "paper_checks/run_all.py",
     "paper_checks/reproduce_all.py",
 }
