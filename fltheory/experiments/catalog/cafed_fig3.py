@@ -56,9 +56,16 @@ FIG3_DIAGNOSIS = (
     "W_0 for all; T = 100, 5 seeds, 95 % paired) More available − Unbiased = +4.74 pp [4.45, "
     "5.03], the paper's IID ranking, against −27.48 [−34.12, −20.85] on LEAF(0, 0), where "
     "Unbiased's rates 0.03/5 give −19.94 [−22.21, −17.67] (not a rate artefact). The Spearman "
-    "trend check fails for the same reason (gaps −25.1 / −27.6 / −26.6 pp at 0 / 0.5 / 1). So "
+    "trend check fails with it: the levels differ only through δ (a covariate shift); gaps "
+    "−25.1 / −27.6 / −26.6 pp at 0 / 0.5 / 1. So "
     "the paper's reading of γ = δ = 0 as IID does not hold for the generator it and the "
-    "authors' code use; our setup follows the paper."
+    "authors' code use; our setup follows the paper. Full paper (10 seeds, T = 200, 179 s): "
+    "contradicted; at 0 the better of More available / CA-Fed(0.01) − Unbiased = −25.55 "
+    "[−26.85, −24.24]; at 0.25 / 0.5 / 0.75 the better CA-Fed (κ̄² = 10) − Unbiased = −0.22 "
+    "[−0.70, 0.26], −0.66 [−1.15, −0.18], −0.48 [−0.77, −0.20] (paper +1.6 / +1.2 / +1.0): "
+    "with κ̄² = 10 CA-Fed is close to Unbiased, never ahead (cafed:fig1a's finding that "
+    "exclusions cost α-weighted accuracy); Spearman +0.9 (gaps −34.4 ... −28.6 pp). On the "
+    "IID control CA-Fed(0.01) − Unbiased is −2.35 [−2.79, −1.92] (−24.72 on LEAF(0, 0))."
 )
 
 

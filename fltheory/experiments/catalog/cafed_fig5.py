@@ -60,16 +60,16 @@ FIG5AC_DIAGNOSIS = (
 FIG5D_DIAGNOSIS = (
     "Diagnosis (figures/cafed_fig5_diagnosis.py). Paper setup, full (20 seeds): CA-Fed − "
     "AdaFed = −0.61 pp [−0.94, −0.28], CA-Fed − Unbiased −0.72 [−0.92, −0.52]; CA-Fed leaves "
-    "out 7-15 % of the available clusters' active rounds. With a noise-free signal (exact F_k*, "
-    "full local train loss) the gap vanishes, −0.02 [−0.29, 0.24], and so do the exclusions "
-    "(x_0..7 <= 0.02): the paper signal's spurious exclusions cost the 0.6 pp, and without "
-    "them CA-Fed is AdaFed, never +0.6 pp. Authors setup (--setup authors, 20 seeds): AdaFed "
-    "56.0 %, Unbiased 51.3 %, CA-Fed 49.8 %; CA-Fed − AdaFed −6.17 [−9.73, −2.61] (time "
-    "average −3.73 [−5.24, −2.23]), CA-Fed − Unbiased −1.51 [−2.33, −0.69] with 0-9 % left out "
-    "per cluster: the gap to AdaFed is mostly the α/π aggregation (q = 10α for the π = 0.1 "
-    "clusters) at the code's rates η = 10⁻³, η̄ = 0.1 with momentum, where no algorithm is "
-    "trained yet (AdaFed 56 % on digits vs 91 % in the paper setup). Not established: why the "
-    "paper's +0.6 pp; ruled out: CA-Fed's signal noise (paper setup) and seed count."
+    "out 7-15 % of the active rounds of clusters 0-4 (π = 0.9). With a noise-free signal "
+    "(exact F_k*, full local train loss) the gap vanishes, −0.02 [−0.29, 0.24], and so do the "
+    "exclusions (x_0..7 <= 0.02): the paper signal's spurious exclusions cost the 0.6 pp, and "
+    "without them CA-Fed is AdaFed, never +0.6 pp. Authors setup (--setup authors, 20 seeds): "
+    "AdaFed 56.0 %, Unbiased 51.3 %, CA-Fed 49.8 %; CA-Fed − AdaFed −6.17 [−9.73, −2.61] "
+    "(time average −3.73 [−5.24, −2.23]), CA-Fed − Unbiased −1.51 [−2.33, −0.69] with 0-9 % "
+    "left out per cluster: the gap to AdaFed is mostly the α/π aggregation (q = 10α for the π "
+    "= 0.1 clusters) at the code's rates η = 10⁻³, η̄ = 0.1 with momentum, where no algorithm "
+    "is trained yet (AdaFed 56 % on digits vs 91 % in the paper setup). Not established: why "
+    "the paper's +0.6 pp; ruled out: CA-Fed's signal noise (paper setup) and seed count."
 )
 
 
