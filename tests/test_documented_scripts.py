@@ -35,6 +35,8 @@ SMALL = {
     "figures/cafed_fig1a_diagnosis.py": "--seeds 2 --rounds 3",
     "figures/cafed_infocom_fig1_diagnosis.py": "--seeds 2",
     "figures/cafed_infocom_fig3_diagnosis.py": "--seeds 2 --rows paper",
+    "figures/cafed_fig4b_diagnosis.py": "--seeds 2 --t-primes 10",
+    "figures/cafed_fig5_diagnosis.py": "--seeds 2 --rounds 10 --clients 50",
     "paper_checks/reproduce_all.py": "--ids cafed:fig4a --setups paper",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
 }
@@ -48,6 +50,8 @@ SLOW = {
     "figures/cafed_fig1a_diagnosis.py",
     "figures/cafed_infocom_fig1_diagnosis.py",
     "figures/cafed_infocom_fig3_diagnosis.py",
+    "figures/cafed_fig4b_diagnosis.py",
+    "figures/cafed_fig5_diagnosis.py",
     "paper_checks/run_all.py",
     "paper_checks/reproduce_all.py",
 }
