@@ -27,25 +27,36 @@ from fltheory.jsonable import to_jsonable
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def headline(record: dict[str, Any]) -> tuple[str, str]:
-    """(the paper's first number, our first primary check's measured value) as text.
+def _text(value: Any, width: int = 60) -> str:
+    """A measured value or interval as short text."""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_text(v) for v in value) + "]"
+    return str(value)[:width]
 
-    >>> headline({"paper": {"numbers": [{"name": "gap", "value": 1.56, "unit": "pp"}]},
-    ...           "checks": [{"role": "primary", "measured": -2.4, "claim": "gap > 0"}]})
-    ('gap: 1.56 pp', '-2.4')
+
+def headline(record: dict[str, Any]) -> dict[str, str]:
+    """The claim, the paper's value and ours (with its interval) of ONE check, so the two
+    numbers side by side are the same quantity: the first primary check that does not hold,
+    else the first primary check.
+
+    >>> headline({"checks": [
+    ...     {"role": "primary", "claim": "a > b", "paper": "a better", "measured": 3.0,
+    ...      "ci": [1.0, 5.0], "holds": True},
+    ...     {"role": "primary", "claim": "a > c", "paper": "+1.56 pp", "measured": -2.3,
+    ...      "ci": [-3.35, -1.26], "holds": False}]})
+    {'claim': 'a > c', 'paper': '+1.56 pp', 'measured': '-2.3 [-3.35, -1.26]'}
     """
-    numbers = [n for n in record.get("paper", {}).get("numbers", []) if n.get("value") is not None]
-    paper = (
-        f"{numbers[0]['name']}: {numbers[0]['value']:g} {numbers[0]['unit']}".strip()
-        if numbers
-        else "—"
-    )
     primary = [c for c in record.get("checks", []) if c.get("role") == "primary"]
-    ours = "—"
-    if primary:
-        measured = primary[0]["measured"]
-        ours = f"{measured:g}" if isinstance(measured, (int, float)) else str(measured)[:60]
-    return paper, ours
+    if not primary:
+        return {"claim": "—", "paper": "—", "measured": "—"}
+    check = next((c for c in primary if not c.get("holds")), primary[0])
+    ours = _text(check.get("measured"))
+    if check.get("ci") is not None:
+        ours += " " + _text(check["ci"])
+    return {"claim": str(check.get("claim", "—")), "paper": _text(check.get("paper", "—")),
+            "measured": ours}  # fmt: skip
 
 
 def summary_row(record: dict[str, Any]) -> dict[str, Any]:
@@ -64,26 +75,37 @@ def summary_row(record: dict[str, Any]) -> dict[str, Any]:
             "holding": sum(1 for c in primary if c.get("holds")),
             "contrary": sum(1 for c in primary if c.get("opposite")),
         },
-        "headline": dict(zip(("paper", "measured"), headline(record), strict=True)),
+        "headline": headline(record),
     }
 
 
 def render_markdown(rows: list[dict[str, Any]]) -> str:
-    """The Markdown table of ``rows`` (:func:`summary_row` output, or an error row).
+    """The Markdown table of ``rows`` (:func:`summary_row` output, or an error row): per run,
+    the primary checks holding, and the claim, the paper's value and ours of :func:`headline`.
 
-    >>> print(render_markdown([{"id": "a:b", "setup": "paper", "verdict": "reproduced",
-    ...     "headline": {"paper": "x: 1 pp", "measured": "1.2"}, "seconds": 3.0}]))
-    | id | setup | verdict | paper | ours | seconds |
-    |---|---|---|---|---|---|
-    | a:b | paper | reproduced | x: 1 pp | 1.2 | 3.0 |
+    >>> print(render_markdown([{"id": "a:b", "setup": "paper", "mode": "quick",
+    ...     "verdict": "reproduced", "checks": {"primary": 2, "holding": 2},
+    ...     "headline": {"claim": "a > b", "paper": "+1 pp", "measured": "1.2 [0.1, 2.3]"},
+    ...     "seconds": 3.0}]))
+    | id | setup | mode | verdict | primary checks holding | claim | paper | ours [CI] | seconds |
+    |---|---|---|---|---|---|---|---|---|
+    | a:b | paper | quick | reproduced | 2/2 | a > b | +1 pp | 1.2 [0.1, 2.3] | 3.0 |
     """
-    lines = ["| id | setup | verdict | paper | ours | seconds |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| id | setup | mode | verdict | primary checks holding | claim | paper | ours [CI] "
+        "| seconds |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        head = r.get("headline", {"paper": "—", "measured": "—"})
+        head = r.get("headline", {"claim": "—", "paper": "—", "measured": "—"})
+        checks = r.get("checks")
         cells = [
             r["id"],
             r["setup"],
+            r.get("mode", "—"),
             r["verdict"],
+            f"{checks['holding']}/{checks['primary']}" if checks else "—",
+            head["claim"],
             head["paper"],
             head["measured"],
             r.get("seconds"),

@@ -20,8 +20,24 @@ FAKE = {
     "seconds": 12.5,
     "paper": {"numbers": [{"name": "ca_fed − adafed", "value": 1.56, "unit": "pp"}]},
     "checks": [
-        {"role": "primary", "measured": -2.777, "holds": False, "opposite": True},
-        {"role": "primary", "measured": 1.0, "holds": True, "opposite": False},
+        {
+            "role": "primary",
+            "measured": 1.0,
+            "holds": True,
+            "opposite": False,
+            "claim": "x > y",
+            "paper": "x better",
+            "ci": [0.5, 1.5],
+        },
+        {
+            "role": "primary",
+            "measured": -2.777,
+            "holds": False,
+            "opposite": True,
+            "claim": "ca_fed > adafed",
+            "paper": "+1.56 pp",
+            "ci": [-4.0, -1.5],
+        },
         {"role": "diagnostic", "measured": {"a": 1}, "holds": None, "opposite": False},
     ],
 }
@@ -30,7 +46,12 @@ FAKE = {
 def test_summary_row_counts_primary_checks_and_takes_the_headline():
     row = reproduce_all.summary_row(FAKE)
     assert row["checks"] == {"primary": 2, "holding": 1, "contrary": 1}
-    assert row["headline"] == {"paper": "ca_fed − adafed: 1.56 pp", "measured": "-2.777"}
+    # The failing check's claim, the paper's value and ours: the same quantity side by side.
+    assert row["headline"] == {
+        "claim": "ca_fed > adafed",
+        "paper": "+1.56 pp",
+        "measured": "-2.777 [-4, -1.5]",
+    }
 
 
 def test_markdown_table_has_one_line_per_run_and_escapes_pipes():
@@ -38,11 +59,11 @@ def test_markdown_table_has_one_line_per_run_and_escapes_pipes():
                                               "seconds": 1.0}]  # fmt: skip
     lines = reproduce_all.render_markdown(rows).splitlines()
     assert len(lines) == 4
-    assert (
-        lines[2]
-        == "| cafed:fig1a | authors | contradicted | ca_fed − adafed: 1.56 pp | -2.777 | 12.5 |"
+    assert lines[2] == (
+        "| cafed:fig1a | authors | quick | contradicted | 1/2 | ca_fed > adafed | +1.56 pp "
+        "| -2.777 [-4, -1.5] | 12.5 |"
     )
-    assert lines[3].startswith("| x/y | paper | error: e | — | — | 1.0 |")
+    assert lines[3] == "| x/y | paper | — | error: e | — | — | — | — | 1.0 |"
 
 
 def test_collect_builds_the_table_from_verdict_files_without_running(tmp_path):
@@ -56,4 +77,6 @@ def test_collect_builds_the_table_from_verdict_files_without_running(tmp_path):
     rows = json.loads((tmp_path / "reproduce_results.json").read_text())["runs"]
     assert [(r["setup"], r["mode"]) for r in rows] == [("authors", "full"), ("paper", "full")]
     lines = (tmp_path / "reproduce_results.md").read_text().splitlines()
-    assert len(lines) == 4 and lines[2].startswith("| cafed:fig1a | authors | contradicted |")
+    assert len(lines) == 4 and lines[2].startswith(
+        "| cafed:fig1a | authors | full | contradicted |"
+    )
