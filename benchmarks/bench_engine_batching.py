@@ -103,7 +103,7 @@ def old_problem(problem):
     """A shallow copy of ``problem`` whose local SGD is the old one."""
     old = copy.copy(problem)
     old.local_sgd = types.MethodType(old_local_sgd, old)
-    old.local_sgd_plan = None  # the engine's former branch: tensors to ``local_sgd``
+    old.local_sgd_round = None  # the engine's former branch: tensors to ``local_sgd``
     return old
 
 

@@ -64,8 +64,8 @@ def server_step(
 
 def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) -> LocalFn:
     """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches (through
-    the problem's ``local_sgd_plan`` on the plan's numpy indices where it has one)."""
-    plan_step = getattr(problem, "local_sgd_plan", None)
+    the problem's ``local_sgd_round`` on the plan's round where it has one)."""
+    plan_step = getattr(problem, "local_sgd_round", None)
 
     def local(
         rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor, correction: torch.Tensor | None = None
@@ -74,7 +74,7 @@ def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) ->
         device = theta0.device
         idx = None
         if idx_t is not None and plan_step is not None:
-            return plan_step(theta0, kk, idx_t[rr, :, kk], lr, steps)
+            return plan_step(theta0, rr, kk, idx_t, lr, steps)
         if idx_t is not None:
             idx = torch.as_tensor(idx_t[rr, :, kk], device=device).transpose(0, 1)
         return problem.local_sgd(theta0, torch.as_tensor(kk, device=device), idx, lr, steps)
