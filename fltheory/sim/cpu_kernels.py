@@ -70,11 +70,54 @@ def sample_rows(words, slot, rr, kk, counts, offsets, steps, batch):  # pragma: 
     return out
 
 
+#: exp's argument range in :func:`exp32` (2^k stays a normal float32).
+_EXP_LO, _EXP_HI = np.float32(-87.0), np.float32(88.0)
+_LOG2E, _LN2_HI, _LN2_LO = np.float32(1.4426950408889634), np.float32(0.693359375), np.float32(
+    -2.12194440e-4
+)
+#: Cephes ``expf``'s polynomial for exp(x) on |x| <= ln(2)/2 (degree 7, x² and x folded in).
+_EXP_POLY = (
+    np.float32(1.9875691500e-4),
+    np.float32(1.3981999507e-3),
+    np.float32(8.3334519073e-3),
+    np.float32(4.1665795894e-2),
+    np.float32(1.6666665459e-1),
+    np.float32(5.0000001201e-1),
+)
+
+
+@_jit
+def exp32(v, out, bits):  # pragma: no cover
+    """out[i] = exp(v[i]) in float32 for v clamped to [−87, 88] (relative error below 3e-7):
+    Cephes ``expf`` (exp(x)·2^k, k = round(v/ln 2), its polynomial in x = v − k·ln 2), written
+    as loops the compiler vectorises (libm's exp is one call per element); ``bits`` (int32)
+    holds the 2^k. NaN stays NaN.
+
+    >>> import numpy as np
+    >>> v = np.array([-100.0, -1.0, 0.0, 0.5, 30.0], dtype=np.float32)
+    >>> out, bits = np.empty_like(v), np.empty(v.size, dtype=np.int32)
+    >>> exp32(v, out, bits)
+    >>> bool(np.allclose(out, np.exp(np.maximum(v, -87.0)), rtol=3e-7, atol=0))
+    True
+    """
+    p0, p1, p2, p3, p4, p5 = _EXP_POLY
+    for i in range(v.shape[0]):
+        x = min(max(v[i], _EXP_LO), _EXP_HI)
+        k = np.floor(x * _LOG2E + np.float32(0.5))
+        x = x - k * _LN2_HI - k * _LN2_LO
+        y = ((((p0 * x + p1) * x + p2) * x + p3) * x + p4) * x + p5
+        out[i] = y * x * x + x + np.float32(1.0)
+        bits[i] = (np.int32(k) + np.int32(127)) << np.int32(23)
+    scale = bits.view(np.float32)
+    for i in range(v.shape[0]):
+        out[i] *= scale[i]
+
+
 @_jit
 def logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
     """(M, d + 1) parameters after E plain SGD steps of binary logistic regression from
     ``theta`` (M, d + 1), step j of pair m on samples ``rows[m, j]`` (rows of ``xy`` (S, d + 2),
-    [x, 1, y] per sample); the arithmetic in theta's dtype.
+    [x, 1, y] per sample); the arithmetic in theta's dtype (float32: σ through :func:`exp32`).
 
     >>> import numpy as np
     >>> xy = np.array([[2.0, 1.0, 1.0]])  # x = 2, label 1
@@ -87,8 +130,11 @@ def logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
     out = theta.copy()
     one = np.ones(1, out.dtype)[0]  # constants in theta's dtype
     zero = one - one
+    single = out.itemsize == 4
     xt = np.empty((p + 1, batch), dtype=out.dtype)  # the minibatch, features by samples
     r = np.empty(batch, dtype=out.dtype)
+    e = np.empty(batch, dtype=np.float32)
+    bits = np.empty(batch, dtype=np.int32)
     beta = one - one * lr * ridge
     alpha = one * lr / batch
     for m in range(m_rows):
@@ -102,9 +148,14 @@ def logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
             for f in range(p):
                 vf = vec[f]
                 for i in range(batch):
-                    r[i] += xt[f, i] * vf
-            for i in range(batch):
-                r[i] = one / (one + np.exp(-r[i])) - xt[p, i]
+                    r[i] -= xt[f, i] * vf
+            if single:  # r = −z: σ(z) = 1 / (1 + exp(−z))
+                exp32(r, e, bits)
+                for i in range(batch):
+                    r[i] = one / (one + e[i]) - xt[p, i]
+            else:
+                for i in range(batch):
+                    r[i] = one / (one + np.exp(r[i])) - xt[p, i]
             for f in range(p):
                 g = zero
                 for i in range(batch):
