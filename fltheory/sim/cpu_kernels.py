@@ -12,36 +12,60 @@ float32). The kernels may reassociate sums and contract multiply-adds (numba's `
 flags ``reassoc`` and ``contract`` only: no assumption that values are finite); a machine with
 other vector units may round differently, one machine gives the same bytes every run.
 Softmax regression keeps torch's batched matmuls, faster than a compiled loop at P = 610.
-``cache=False``: the kernels compile in each process on their first call (about a second each;
-the benchmark prints it).
+Numba is imported, and every kernel compiled (``cache=False``: in each process, a few
+seconds; the benchmark prints it), on the first call of any kernel, so importing the
+simulator stays cheap.
 
-:data:`AVAILABLE` is False where numba is not installed; the problems then keep the torch path.
+:data:`AVAILABLE` is False where numba is not installed; the problems then keep the torch path
+(the kernels still run, as plain Python).
 """
 
+import functools
+import importlib.util
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-try:
-    import numba
-except ImportError:  # pragma: no cover - numba is a dependency; the torch path covers its absence
-    numba = None
-
-#: Whether the compiled kernels can run here.
-AVAILABLE = numba is not None
+#: Whether numba is installed (the compiled kernels can run here).
+AVAILABLE = importlib.util.find_spec("numba") is not None
 
 _HIGH = np.uint64(32)
 _LOW = np.uint64(0xFFFFFFFF)
 
-
-def _jit(fn: Any) -> Any:
-    if numba is None:  # pragma: no cover
-        return fn
-    return numba.njit(cache=False, fastmath={"reassoc", "contract"}, nogil=True)(fn)
+#: name -> the kernel that runs: numba's compiled function (plain Python without numba).
+_RUN: dict[str, Callable[..., Any]] = {}
+_PYTHON: dict[str, Callable[..., Any]] = {}
 
 
-@_jit
-def sample_rows(words, slot, rr, kk, counts, offsets, steps, batch):  # pragma: no cover
+def _compile() -> None:
+    """Compile every kernel (in definition order: a kernel calls the private name of one
+    defined before it, rebound here to its compiled version)."""
+    import numba
+
+    for name, fn in _PYTHON.items():
+        compiled = numba.njit(cache=False, fastmath={"reassoc", "contract"}, nogil=True)(fn)
+        globals()[name] = _RUN[name] = compiled
+
+
+def _kernel(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The public kernel of ``_name``: compiled on first use where numba is installed."""
+    _PYTHON[fn.__name__] = fn
+
+    @functools.wraps(fn)
+    def run(*args: Any) -> Any:
+        if not AVAILABLE:
+            return fn(*args)
+        if not _RUN:
+            _compile()
+        return _RUN[fn.__name__](*args)
+
+    run.__name__ = run.__qualname__ = fn.__name__.removeprefix("_")
+    fn.__doc__ = None  # the doctest runs once, on the public name
+    return run
+
+
+def _sample_rows(words, slot, rr, kk, counts, offsets, steps, batch):  # pragma: no cover
     """(M, steps, batch) sample rows of pairs (rr[m], kk[m]) at round ``slot`` of a block of
     raw words (R, BLOCK, half): row offsets[k] + index, entry (j, k, i) of the round's
     (E, N, B) indices being h·n_k >> 32, h the high word of raw[p] (p < half) or the low word
@@ -70,10 +94,14 @@ def sample_rows(words, slot, rr, kk, counts, offsets, steps, batch):  # pragma: 
     return out
 
 
+sample_rows = _kernel(_sample_rows)
+
 #: exp's argument range in :func:`exp32` (2^k stays a normal float32).
 _EXP_LO, _EXP_HI = np.float32(-87.0), np.float32(88.0)
-_LOG2E, _LN2_HI, _LN2_LO = np.float32(1.4426950408889634), np.float32(0.693359375), np.float32(
-    -2.12194440e-4
+_LOG2E, _LN2_HI, _LN2_LO = (
+    np.float32(1.4426950408889634),
+    np.float32(0.693359375),
+    np.float32(-2.12194440e-4),
 )
 #: Cephes ``expf``'s polynomial for exp(x) on |x| <= ln(2)/2 (degree 7, x² and x folded in).
 _EXP_POLY = (
@@ -86,8 +114,7 @@ _EXP_POLY = (
 )
 
 
-@_jit
-def exp32(v, out, bits):  # pragma: no cover
+def _exp32(v, out, bits):  # pragma: no cover
     """out[i] = exp(v[i]) in float32 for v clamped to [−87, 88] (relative error below 3e-7):
     Cephes ``expf`` (exp(x)·2^k, k = round(v/ln 2), its polynomial in x = v − k·ln 2), written
     as loops the compiler vectorises (libm's exp is one call per element); ``bits`` (int32)
@@ -113,8 +140,10 @@ def exp32(v, out, bits):  # pragma: no cover
         out[i] *= scale[i]
 
 
-@_jit
-def logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
+exp32 = _kernel(_exp32)
+
+
+def _logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
     """(M, d + 1) parameters after E plain SGD steps of binary logistic regression from
     ``theta`` (M, d + 1), step j of pair m on samples ``rows[m, j]`` (rows of ``xy`` (S, d + 2),
     [x, 1, y] per sample); the arithmetic in theta's dtype (float32: σ through :func:`exp32`).
@@ -150,7 +179,7 @@ def logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
                 for i in range(batch):
                     r[i] -= xt[f, i] * vf
             if single:  # r = −z: σ(z) = 1 / (1 + exp(−z))
-                exp32(r, e, bits)
+                _exp32(r, e, bits)
                 for i in range(batch):
                     r[i] = one / (one + e[i]) - xt[p, i]
             else:
@@ -162,3 +191,6 @@ def logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
                     g += r[i] * xt[f, i]
                 vec[f] = beta * vec[f] - alpha * g
     return out
+
+
+logistic_sgd = _kernel(_logistic_sgd)
