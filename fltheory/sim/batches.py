@@ -156,15 +156,18 @@ class BatchPlan:
 
     def words(self, b: int) -> np.ndarray:
         """(R, BLOCK, half) raw words of rounds [b·BLOCK, (b+1)·BLOCK) of every repetition
-        (small plans; the last block is kept): :meth:`block`'s indices before the
-        multiply-shift."""
+        (small plans; the last block is kept, in one buffer that the next block's words
+        overwrite): :meth:`block`'s indices before the multiply-shift."""
         if self._words is None or self._words[0] != b:
             per_round = self.local_steps * self.counts.size * self.batch_size
-            raw = [
-                raw_words(generator(self.seed, f"sim/batches/rep{r}/block{b}"), BLOCK, per_round)
-                for r in range(self.reps)
-            ]
-            self._words, self._block = (b, np.stack(raw)), None
+            if self._words is None:
+                shape = (self.reps, BLOCK, -(-per_round // 2))
+                self._words = (b, np.empty(shape, dtype=np.uint64))
+            buf = self._words[1]
+            for r in range(self.reps):
+                rng = generator(self.seed, f"sim/batches/rep{r}/block{b}")
+                buf[r] = raw_words(rng, BLOCK, per_round)
+            self._words, self._block = (b, buf), None
         return self._words[1]
 
     def block(self, b: int) -> np.ndarray:
