@@ -6,7 +6,9 @@ Round t (CA-Fed ToN eqs. 2–3, Algorithm 1):
    first minibatch B_{t,0}^k (one batched forward pass);
 3. the algorithm's pure weight rule returns q_t (R, N), zero outside the participants;
 4. the (repetition, client) pairs with q_k > 0 are gathered into one batch of M rows and run
-   E local SGD steps (eq. 2) together: batched parameters, batched minibatch gathers;
+   E local SGD steps (eq. 2) together: batched parameters, batched minibatch gathers (data
+   problems: ``local_sgd_round``, through compiled CPU kernels where they apply,
+   :mod:`fltheory.sim.cpu_kernels`);
 5. Δ = Σ_k q_k Δ_k per repetition (a scatter-add), then w ← Proj_W(w + η̄Δ) (eq. 3; optional
    server momentum / weight decay). A repetition with no participant keeps its model.
 

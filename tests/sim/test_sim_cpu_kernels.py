@@ -129,6 +129,10 @@ def test_engine_runs_agree_with_and_without_the_kernels(
         assert bool(calls) == (compiled and kernel)
         calls.clear()
     fast, slow = runs
+    if kernel:  # same seed, same bytes
+        cfg = build(_config(problem, algorithm, **run))
+        again = Setup(cfg.problem, cfg.process, cfg.settings, cfg.seed, cfg.seeds)
+        assert again.run(cfg.specs[0]).final_w.tobytes() == fast.final_w.tobytes()
     np.testing.assert_allclose(fast.final_w, slow.final_w, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(fast.objective, slow.objective, rtol=1e-5)
     assert np.abs(fast.final_w).max() > 0.1  # the models moved
