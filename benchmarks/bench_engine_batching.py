@@ -5,10 +5,10 @@ blocks of numpy's bounded integers cached for every seed, a round stacked to (R,
 :func:`old_local_sgd` the former ``DataProblem.local_sgd`` (per step: gather,
 ``Model.loss_grad``, θ − lr·g). Both run through the same ``run_vectorised`` (the old problem
 has no ``local_sgd_round``, so the engine takes its former branch). The "new" path is the
-engine as it runs here: with numba installed, a small plan's raw words go straight to the
-compiled kernels (:mod:`fltheory.sim.cpu_kernels`: the sample rows of the participating pairs,
-and on CPU in float32 logistic regression's E steps in one call; softmax regression steps
-with torch). The new plan draws other numbers (multiply-shift of raw words), so the two
+engine as it runs here: with numba installed, logistic regression on CPU in float32 runs
+through the compiled kernels (:mod:`fltheory.sim.cpu_kernels`: a small plan's raw words to the
+sample rows of the participating pairs, then the E steps in one call); softmax regression
+steps with torch. The new plan draws other numbers (multiply-shift of raw words), so the two
 engines' weights are compared on the old plan's draws.
 
 Part a — memory-aware batching: LEAF Synthetic(0.5, 0.5), softmax regression, N = 10 000
@@ -243,7 +243,7 @@ def draw_time(setup, rounds: int, repeats: int, plan_type=BatchPlan) -> float:
     for _ in range(repeats):
         counts = setup.problem.train_counts
         plan = plan_type(setup.seed, counts, s.local_steps, s.batch_size, setup.reps)
-        words = isinstance(plan, BatchPlan) and plan.small and setup.problem._kernels
+        words = isinstance(plan, BatchPlan) and plan.small and setup.problem._logistic_kernel
         start = time.process_time()
         for t in range(rounds):
             if words:

@@ -15,9 +15,9 @@ The plan streams: per repetition it holds the rounds of one draw, at most :data:
 indices or one round's (E, N, B) — never a 16-round block for every repetition, unless all
 of them together hold at most :data:`SMALL` indices (then one block of all is held, as raw
 words, the indices computed when asked for) — and :meth:`BatchPlan.round` hands the engine a
-lazy view that draws only the repetitions the engine asks for. With numba installed, the
-engine reads a small plan's raw words directly (:mod:`fltheory.sim.cpu_kernels`: the
-multiply-shift of the participating pairs only, the same numbers).
+lazy view that draws only the repetitions the engine asks for. The compiled logistic step
+(:mod:`fltheory.sim.cpu_kernels`) reads a small plan's raw words directly (the multiply-shift
+of the participating pairs only, the same numbers).
 """
 
 from dataclasses import dataclass

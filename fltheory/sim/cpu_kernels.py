@@ -1,4 +1,4 @@
-"""Compiled kernels (numba) for the plain-SGD local step: minibatch rows and logistic steps.
+"""Compiled kernels (numba) for the plain-SGD local step of logistic regression on CPU.
 
 :func:`sample_rows` turns a small :class:`~fltheory.sim.batches.BatchPlan`'s raw words into
 the sample rows of the participating (repetition, client) pairs only — the multiply-shift of
@@ -11,10 +11,14 @@ with sums in another order, so the two agree to rounding (the tests hold them to
 float32). The kernels may reassociate sums and contract multiply-adds (numba's ``fastmath``
 flags ``reassoc`` and ``contract`` only: no assumption that values are finite); a machine with
 other vector units may round differently, one machine gives the same bytes every run.
-Softmax regression keeps torch's batched matmuls, faster than a compiled loop at P = 610.
-Numba is imported, and every kernel compiled (``cache=False``: in each process, a few
-seconds; the benchmark prints it), on the first call of any kernel, so importing the
-simulator stays cheap.
+Softmax regression keeps torch's batched matmuls (a compiled loop was about 2x slower at
+P = 610, and its rows alone gained nothing measurable).
+:class:`~fltheory.sim.problems.DataProblem` picks these kernels by itself (``compiled``).
+
+Numba is imported, and the kernels compiled (``cache=False``: in each process, a few seconds;
+the benchmark prints it), on the first call of a kernel, so importing the simulator stays
+cheap. The compilation pays for itself after some 10⁵ seed-rounds of the INFOCOM binary
+problem (N = 24): long runs, sweeps in one process.
 
 :data:`AVAILABLE` is False where numba is not installed; the problems then keep the torch path
 (the kernels still run, as plain Python).

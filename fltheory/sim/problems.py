@@ -206,9 +206,9 @@ class DataProblem:
     init_seed: int = 0
     #: Bytes a run may use (None: the available memory); sizes the chunks of local steps.
     memory_limit: int | None = None
-    #: Whether plain SGD runs through the compiled kernels (:mod:`fltheory.sim.cpu_kernels`)
-    #: where they apply: numba installed; minibatch rows from a small plan's raw words (any
-    #: device), logistic regression's steps on CPU in float32. False: the torch path alone.
+    #: Whether plain SGD of logistic regression on CPU in float32 runs through the compiled
+    #: kernels (:mod:`fltheory.sim.cpu_kernels`, numba installed; a small plan's minibatch
+    #: rows then come straight from its raw words). False: the torch path alone.
     compiled: bool = True
 
     def __post_init__(self) -> None:
@@ -242,14 +242,12 @@ class DataProblem:
         self._full: tuple[torch.Tensor, torch.Tensor] | None = None
 
     @property
-    def _kernels(self) -> bool:
-        return self.compiled and cpu_kernels.AVAILABLE and self.model.bias_column
-
-    @property
     def _logistic_kernel(self) -> bool:
-        """Whether :func:`~fltheory.sim.cpu_kernels.logistic_sgd` runs the steps."""
+        """Whether the compiled kernels (:mod:`~fltheory.sim.cpu_kernels`) run the steps:
+        numba installed, plain SGD of logistic regression on CPU in float32."""
         cpu32 = self.device == "cpu" and self.dtype == torch.float32
-        return self._kernels and cpu32 and type(self.model) is LogisticRegression
+        usable = self.compiled and cpu_kernels.AVAILABLE
+        return usable and cpu32 and type(self.model) is LogisticRegression
 
     @property
     def n_clients(self) -> int:
@@ -384,8 +382,8 @@ class DataProblem:
         steps: int,
     ) -> torch.Tensor:
         """:meth:`local_sgd_plan` for the pairs (rr, clients) of a plan's round (or of the
-        (R, E, N, B) indices it stands for): with the compiled kernels and a small plan the
-        sample rows come straight from the plan's raw words
+        (R, E, N, B) indices it stands for): with the compiled logistic kernel and a small plan
+        the sample rows come straight from the plan's raw words
         (:func:`~fltheory.sim.cpu_kernels.sample_rows`: the same numbers).
 
         >>> from fltheory.sim.batches import BatchPlan
@@ -398,7 +396,7 @@ class DataProblem:
         >>> torch.allclose(fast, p.local_sgd_plan(th, kk, plan.round(5)[rr, :, kk], 0.5, 2))
         True
         """
-        if isinstance(batches, RoundBatches) and self._kernels:
+        if isinstance(batches, RoundBatches) and self._logistic_kernel:
             words = batches.words()
             if words is not None:
                 counts, batch = self.data.train_counts, batches.plan.batch_size
@@ -409,7 +407,8 @@ class DataProblem:
 
     def _local_rows(self, theta: torch.Tensor, rows: np.ndarray, lr: float, steps: int):
         """Linear models' E steps on (M, E, B) sample rows: the compiled logistic kernel
-        where it applies, else [x, 1, y] gathered in chunks of :meth:`local_rows` rows."""
+        where it applies, else torch on [x, 1, y] gathered in chunks of :meth:`local_rows`
+        rows."""
         if self._logistic_kernel:
             samples, ridge = self._xy.numpy(), self.model.ridge
             return torch.from_numpy(

@@ -99,7 +99,7 @@ LEAF = {"kind": "synthetic_leaf", "gamma": 0.5, "delta": 0.5, "n_clients": 8, "m
         (BINARY, "fedavg", {}, True),
         (BINARY, "fedpbc", {}, True),
         (BINARY, "fedavg", {"local_momentum": 0.5}, False),  # not plain SGD: local_opt
-        (LEAF, "fedavg", {}, False),  # softmax: torch steps (rows from the raw words)
+        (LEAF, "fedavg", {}, False),  # softmax: torch
     ],
 )
 def test_engine_runs_agree_with_and_without_the_kernels(
