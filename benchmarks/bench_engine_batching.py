@@ -4,9 +4,12 @@ The "old" path is kept callable here: :class:`OldBatchPlan` is the former plan (
 blocks of numpy's bounded integers cached for every seed, a round stacked to (R, E, N, B)) and
 :func:`old_local_sgd` the former ``DataProblem.local_sgd`` (per step: gather,
 ``Model.loss_grad``, θ − lr·g). Both run through the same ``run_vectorised`` (the old problem
-has no ``local_sgd_plan``, so the engine takes its former branch). The new plan draws other
-numbers (multiply-shift of raw words), so the two engines' weights are compared on the old
-plan's draws.
+has no ``local_sgd_round``, so the engine takes its former branch). The "new" path is the
+engine as it runs here: with numba installed, logistic regression on CPU in float32 runs
+through the compiled kernels (:mod:`fltheory.sim.cpu_kernels`: a small plan's raw words to the
+sample rows of the participating pairs, then the E steps in one call); softmax regression
+steps with torch. The new plan draws other numbers (multiply-shift of raw words), so the two
+engines' weights are compared on the old plan's draws.
 
 Part a — memory-aware batching: LEAF Synthetic(0.5, 0.5), softmax regression, N = 10 000
 clients, E = 2, B = 32, the CA-Fed availability and "unbiased" FedAvg of
@@ -18,12 +21,15 @@ take ~1-2 min to draw).
 
 Part b — per-step overhead: the INFOCOM binary data set (N = 24, d = 10, logistic regression)
 and LEAF Synthetic with N = 24 (softmax, P = 610), 10 seeds, E = 2, B = 32: the batched local
-step (gather + E steps of every participating seed-client pair, plan included) and the whole
-engine run, per seed-round, old / new (target >= 5x on the binary problem), and the index draws
-alone (old: numpy's bounded integers; new: multiply-shift of raw words). Minimum over
-``--repeats`` repetitions; the load average is printed. Times are CPU seconds of this
-process (torch on ``--threads`` = 1 thread), robust to other jobs on a shared machine; on CUDA,
-wall seconds after a sync. Both parts run on CUDA too when a GPU is present.
+step (plan draws, gather + E steps of every participating seed-client pair) and the whole
+engine run, per seed-round, old / new (target >= 5x, printed for both problems), and the index
+draws alone (old: numpy's bounded integers; new: the raw words the kernels read, or without
+numba the multiply-shift indices). The new step's first call is timed apart (wall seconds): in
+the process's first kernel call it is numba's compilation (``cache=False``), excluded from the
+per-step times. Minimum over ``--repeats`` repetitions; the load average is printed. Times
+are CPU seconds of this process (torch on ``--threads`` = 1 thread), robust to other jobs on a
+shared machine; on CUDA, wall seconds after a sync. Both parts run on CUDA too when a GPU is
+present.
 
     python benchmarks/bench_engine_batching.py [--part all|a|b] [--seeds 50] [--rounds 4]
         [--old-seeds 5] [--max-samples 1000] [--repeats 3] [--threads 1]
@@ -47,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from fltheory.rng import generator  # noqa: E402
+from fltheory.sim import cpu_kernels  # noqa: E402
 from fltheory.sim.batches import BatchPlan  # noqa: E402
 from fltheory.sim.compare import Setup  # noqa: E402
 from fltheory.sim.config import build, load_config  # noqa: E402
@@ -103,7 +110,7 @@ def old_problem(problem):
     """A shallow copy of ``problem`` whose local SGD is the old one."""
     old = copy.copy(problem)
     old.local_sgd = types.MethodType(old_local_sgd, old)
-    old.local_sgd_plan = None  # the engine's former branch: tensors to ``local_sgd``
+    old.local_sgd_round = None  # the engine's former branch: tensors to ``local_sgd``
     return old
 
 
@@ -203,31 +210,45 @@ def run_seconds(setup, spec) -> float:
     return now(device) - start
 
 
-def local_step_time(setup, lr: float, rounds: int, repeats: int) -> float:
-    """Seconds per seed-round of the batched local step (plan gather + E steps) at w = 0."""
+def local_step_time(setup, lr: float, rounds: int, repeats: int) -> tuple[float, float]:
+    """(seconds per seed-round of the batched local step (plan draws and gather + E steps) at
+    w = 0, wall seconds of its first call: numba's compilation when it is the first kernel
+    call of the process)."""
     problem, plan, trace = setup.problem, setup.plan, setup.trace
     w = torch.zeros(setup.reps, problem.n_params, device=problem.device, dtype=problem.dtype)
     pairs = [np.nonzero(trace[:, t]) for t in range(rounds)]
-    best = float("inf")
+
+    def step(t: int, rr: np.ndarray, kk: np.ndarray) -> None:
+        local = _local_runner(problem, plan.round(t), lr, setup.settings.local_steps)
+        local(rr, kk, w[torch.as_tensor(rr, device=w.device)])
+
+    start = time.perf_counter()
+    step(0, *pairs[0])
+    first, best = time.perf_counter() - start, float("inf")
     for rep in range(repeats + 1):  # the first pass warms up
         start = now(problem.device)
         for t, (rr, kk) in enumerate(pairs):
-            local = _local_runner(problem, plan.round(t), lr, setup.settings.local_steps)
-            local(rr, kk, w[torch.as_tensor(rr, device=w.device)])
+            step(t, rr, kk)
         if rep:
             best = min(best, (now(problem.device) - start) / (setup.reps * rounds))
-    return best
+    return best, first
 
 
 def draw_time(setup, rounds: int, repeats: int, plan_type=BatchPlan) -> float:
     """Seconds per seed-round of drawing the minibatch indices alone (a fresh plan, every
-    repetition's round t before round t + 1, as the engine asks)."""
+    repetition's round t before round t + 1, as the engine asks); a small :class:`BatchPlan`
+    under the compiled kernels: its blocks' raw words, which they read (the multiply-shift
+    is done in the kernel, for the participating pairs only)."""
     s, best = setup.settings, float("inf")
     for _ in range(repeats):
         counts = setup.problem.train_counts
         plan = plan_type(setup.seed, counts, s.local_steps, s.batch_size, setup.reps)
+        words = isinstance(plan, BatchPlan) and plan.small and setup.problem._logistic_kernel
         start = time.process_time()
         for t in range(rounds):
+            if words:
+                plan.round(t).words()
+                continue
             for r in range(setup.reps):
                 plan.rep_round(r, t)
         best = min(best, (time.process_time() - start) / (setup.reps * rounds))
@@ -236,9 +257,11 @@ def draw_time(setup, rounds: int, repeats: int, plan_type=BatchPlan) -> float:
 
 def part_b(args, device: str) -> None:
     rounds = 100
+    kernels = "numba installed" if cpu_kernels.AVAILABLE else "numba NOT installed: torch path"
     print(
         f"\nPart b ({device}): N = 24, 10 seeds, E = 2, B = 32, {rounds} rounds, per seed-round, "
-        f"min over {args.repeats} repeats, load average {os.getloadavg()[0]:.1f}"
+        f"min over {args.repeats} repeats, load average {os.getloadavg()[0]:.1f}; compiled "
+        f"kernels: {kernels}"
     )
     for name, cfg in (
         ("binary (logistic, d=10)", load("binary", device, kind="binary_synthetic")),
@@ -247,8 +270,8 @@ def part_b(args, device: str) -> None:
         spec = cfg.specs[0]
         new, old = setups(cfg, 10, rounds, device, eval_every=10)
         lr = spec.schedule.lr
-        t_old = local_step_time(old, lr, rounds, args.repeats)
-        t_new = local_step_time(new, lr, rounds, args.repeats)
+        t_old, _ = local_step_time(old, lr, rounds, args.repeats)
+        t_new, first = local_step_time(new, lr, rounds, args.repeats)
         e_old = min(run_seconds(old, spec) for _ in range(args.repeats)) / (10 * rounds)
         e_new = min(run_seconds(new, spec) for _ in range(args.repeats)) / (10 * rounds)
         same_draws = copy.copy(new)  # the new engine on the old plan's draws
@@ -257,11 +280,13 @@ def part_b(args, device: str) -> None:
         draws_old = draw_time(old, rounds, args.repeats, OldBatchPlan)
         draws_new = draw_time(new, rounds, args.repeats)
         print(
-            f"{name}: local step old {1e6 * t_old:.0f} us, new {1e6 * t_new:.0f} us, "
-            f"RATIO {t_old / t_new:.1f}x (index draws alone: old {1e6 * draws_old:.0f} us, "
-            f"new {1e6 * draws_new:.0f} us); whole engine old {1e6 * e_old:.0f} us, "
-            f"new {1e6 * e_new:.0f} us, ratio {e_old / e_new:.1f}x; on the old draws, "
-            f"max |w_old - w_new| after {rounds} rounds {diff:.1e}"
+            f"{name}: local step old {1e6 * t_old:.1f} us, new {1e6 * t_new:.1f} us, "
+            f"RATIO {t_old / t_new:.1f}x (target >= 5x); new's first call {first:.2f} s "
+            f"(numba's compilation when it is the process's first kernel call; excluded above); "
+            f"index draws alone: old {1e6 * draws_old:.1f} us, new {1e6 * draws_new:.1f} us; "
+            f"whole engine old {1e6 * e_old:.0f} us, new {1e6 * e_new:.0f} us, ratio "
+            f"{e_old / e_new:.1f}x; on the old draws, max |w_old - w_new| after {rounds} rounds "
+            f"{diff:.1e}"
         )
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-HEAVY = ("sympy", "scipy.sparse", "scipy.linalg", "torch", "cvxpy", "matplotlib", "mpmath")
+HEAVY = ("sympy", "scipy.sparse", "scipy.linalg", "torch", "cvxpy", "matplotlib", "mpmath", "numba")
 
 
 def _loaded(code: str) -> set[str]:

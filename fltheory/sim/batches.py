@@ -13,9 +13,11 @@ batches, hence a seed's results, differ from those releases.)
 
 The plan streams: per repetition it holds the rounds of one draw, at most :data:`AHEAD`
 indices or one round's (E, N, B) — never a 16-round block for every repetition, unless all
-of them together hold at most :data:`SMALL` indices (then one block of all is held) — and
-:meth:`BatchPlan.round` hands the engine a lazy view that draws only the repetitions the
-engine asks for.
+of them together hold at most :data:`SMALL` indices (then one block of all is held, as raw
+words, the indices computed when asked for) — and :meth:`BatchPlan.round` hands the engine a
+lazy view that draws only the repetitions the engine asks for. The compiled logistic step
+(:mod:`fltheory.sim.cpu_kernels`) reads a small plan's raw words directly (the multiply-shift
+of the participating pairs only, the same numbers).
 """
 
 from dataclasses import dataclass
@@ -36,6 +38,37 @@ AHEAD = 2**16
 SMALL = 2**18
 
 
+def raw_words(rng: np.random.Generator, rounds: int, per_round: int) -> np.ndarray:
+    """(rounds, ⌈per_round/2⌉) raw 64-bit outputs of ``rng``'s bit generator: the words
+    :func:`draw_indices` turns into ``per_round`` indices a round.
+
+    >>> from fltheory.rng import generator
+    >>> raw_words(generator(0, "doc"), 3, 5).shape
+    (3, 3)
+    """
+    return rng.bit_generator.random_raw(rounds * -(-per_round // 2)).reshape(rounds, -1)
+
+
+def words_to_indices(raw: np.ndarray, counts: np.ndarray, steps: int, batch: int) -> np.ndarray:
+    """(rounds, steps, N, batch) indices of (rounds, half) raw words (:func:`raw_words`): entry
+    p of a round (C order) is ⌊h·n_k / 2³²⌋, h the high word of raw[p] for p < half, else the
+    low word of raw[p − half].
+
+    >>> raw = np.array([[(3 << 32) + 5]], dtype=np.uint64)
+    >>> words_to_indices(raw, np.array([2**31]), 1, 2).ravel().tolist()  # 3·2³¹ >> 32, 5·2³¹ >> 32
+    [1, 2]
+    """
+    rounds, half = raw.shape
+    per_round = steps * len(counts) * batch
+    words = np.empty((rounds, 2 * half), dtype=np.uint64)
+    np.right_shift(raw, np.uint64(32), out=words[:, :half])
+    np.bitwise_and(raw, np.uint64(0xFFFFFFFF), out=words[:, half:])
+    out = words[:, :per_round].reshape(rounds, steps, len(counts), batch)
+    out *= np.asarray(counts, dtype=np.uint64)[:, None]
+    out >>= np.uint64(32)
+    return out.view(np.int64)
+
+
 def draw_indices(
     rng: np.random.Generator, counts: np.ndarray, rounds: int, steps: int, batch: int
 ) -> np.ndarray:
@@ -44,25 +77,19 @@ def draw_indices(
     index has probability within a relative n_k/2³² of 1/n_k, below 2.4e-5 for n_k ≤ 10⁵).
     Each round takes ⌈steps·N·batch/2⌉ raw 64-bit outputs of ``rng``'s bit generator, high
     words for the first half of its entries, low words for the rest, so drawing rounds one by
-    one or several at once gives the same numbers. Raw outputs, not a ``Generator`` method: the
-    stream is fixed by the bit generator alone. Every plan draws through this function, so the
-    engine and the reference loop see the same numbers.
+    one or several at once gives the same numbers (:func:`raw_words`, then
+    :func:`words_to_indices`). Raw outputs, not a ``Generator`` method: the stream is fixed by
+    the bit generator alone. Every plan draws through these functions (the compiled CPU step
+    of :mod:`fltheory.sim.cpu_kernels` applies the same multiply-shift to the same words), so
+    the engine and the reference loop see the same numbers.
 
     >>> from fltheory.rng import generator
     >>> idx = draw_indices(generator(0, "doc"), np.array([1, 3]), 1000, 2, 5)
     >>> idx.shape, int(idx[:, :, 0].max()), sorted(set(idx[:, :, 1].ravel().tolist()))
     ((1000, 2, 2, 5), 0, [0, 1, 2])
     """
-    per_round = steps * len(counts) * batch
-    half = -(-per_round // 2)
-    raw = rng.bit_generator.random_raw(rounds * half).reshape(rounds, half)
-    words = np.empty((rounds, 2 * half), dtype=np.uint64)
-    np.right_shift(raw, np.uint64(32), out=words[:, :half])
-    np.bitwise_and(raw, np.uint64(0xFFFFFFFF), out=words[:, half:])
-    out = words[:, :per_round].reshape(rounds, steps, len(counts), batch)
-    out *= np.asarray(counts, dtype=np.uint64)[:, None]
-    out >>= np.uint64(32)
-    return out.view(np.int64)
+    raw = raw_words(rng, rounds, steps * len(counts) * batch)
+    return words_to_indices(raw, counts, steps, batch)
 
 
 @dataclass
@@ -106,6 +133,7 @@ class BatchPlan:
         #: Small plans hold one block of every repetition, (R, BLOCK, E, N, B), at a time.
         self.small = per_block <= SMALL
         self._block: tuple[int, np.ndarray] | None = None
+        self._words: tuple[int, np.ndarray] | None = None
 
     def _draw(self, stream: _Stream, t: int) -> None:
         """Advance ``stream`` past round t, drawing as many rounds at once as AHEAD allows."""
@@ -128,16 +156,30 @@ class BatchPlan:
             self._draw(stream, t)
         return stream.ahead[t - stream.next_t + stream.ahead.shape[0]]
 
+    def words(self, b: int) -> np.ndarray:
+        """(R, BLOCK, half) raw words of rounds [b·BLOCK, (b+1)·BLOCK) of every repetition
+        (small plans; the last block is kept, in one buffer that the next block's words
+        overwrite): :meth:`block`'s indices before the multiply-shift."""
+        if self._words is None or self._words[0] != b:
+            per_round = self.local_steps * self.counts.size * self.batch_size
+            if self._words is None:
+                shape = (self.reps, BLOCK, -(-per_round // 2))
+                self._words = (b, np.empty(shape, dtype=np.uint64))
+            buf = self._words[1]
+            for r in range(self.reps):
+                rng = generator(self.seed, f"sim/batches/rep{r}/block{b}")
+                buf[r] = raw_words(rng, BLOCK, per_round)
+            self._words, self._block = (b, buf), None
+        return self._words[1]
+
     def block(self, b: int) -> np.ndarray:
         """(R, BLOCK, E, N, B): rounds [b·BLOCK, (b+1)·BLOCK) of every repetition, the numbers
         :meth:`rep_round` streams (small plans; the last block is kept)."""
         if self._block is None or self._block[0] != b:
-            shape = (self.reps, BLOCK, self.local_steps, self.counts.size, self.batch_size)
-            out = np.empty(shape, dtype=np.int64)
-            for r in range(self.reps):
-                rng = generator(self.seed, f"sim/batches/rep{r}/block{b}")
-                out[r] = draw_indices(rng, self.counts, BLOCK, self.local_steps, self.batch_size)
-            self._block = (b, out)
+            raw = self.words(b)
+            flat = raw.reshape(-1, raw.shape[-1])
+            out = words_to_indices(flat, self.counts, self.local_steps, self.batch_size)
+            self._block = (b, out.reshape(self.reps, BLOCK, *out.shape[1:]))
         return self._block[1]
 
     def round(self, t: int) -> "RoundBatches":
@@ -155,6 +197,12 @@ class RoundBatches:
 
     plan: BatchPlan
     t: int
+
+    def words(self) -> tuple[np.ndarray, int] | None:
+        """(the plan's (R, BLOCK, half) raw words of this round's block, the round's slot in
+        it) for small plans, else None: what the compiled CPU step draws from."""
+        p = self.plan
+        return (p.words(self.t // BLOCK), self.t % BLOCK) if p.small else None
 
     def __getitem__(self, key: tuple[np.ndarray, int | slice, np.ndarray]) -> np.ndarray:
         rr, step, kk = key

@@ -6,7 +6,9 @@ Round t (CA-Fed ToN eqs. 2–3, Algorithm 1):
    first minibatch B_{t,0}^k (one batched forward pass);
 3. the algorithm's pure weight rule returns q_t (R, N), zero outside the participants;
 4. the (repetition, client) pairs with q_k > 0 are gathered into one batch of M rows and run
-   E local SGD steps (eq. 2) together: batched parameters, batched minibatch gathers;
+   E local SGD steps (eq. 2) together: batched parameters, batched minibatch gathers (data
+   problems: ``local_sgd_round``, through compiled CPU kernels where they apply,
+   :mod:`fltheory.sim.cpu_kernels`);
 5. Δ = Σ_k q_k Δ_k per repetition (a scatter-add), then w ← Proj_W(w + η̄Δ) (eq. 3; optional
    server momentum / weight decay). A repetition with no participant keeps its model.
 
@@ -64,8 +66,8 @@ def server_step(
 
 def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) -> LocalFn:
     """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches (through
-    the problem's ``local_sgd_plan`` on the plan's numpy indices where it has one)."""
-    plan_step = getattr(problem, "local_sgd_plan", None)
+    the problem's ``local_sgd_round`` on the plan's round where it has one)."""
+    plan_step = getattr(problem, "local_sgd_round", None)
 
     def local(
         rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor, correction: torch.Tensor | None = None
@@ -74,7 +76,7 @@ def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) ->
         device = theta0.device
         idx = None
         if idx_t is not None and plan_step is not None:
-            return plan_step(theta0, kk, idx_t[rr, :, kk], lr, steps)
+            return plan_step(theta0, rr, kk, idx_t, lr, steps)
         if idx_t is not None:
             idx = torch.as_tensor(idx_t[rr, :, kk], device=device).transpose(0, 1)
         return problem.local_sgd(theta0, torch.as_tensor(kk, device=device), idx, lr, steps)

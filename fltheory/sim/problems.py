@@ -18,8 +18,10 @@ import torch
 
 from fltheory.errors import InputError
 from fltheory.resources import available_memory
+from fltheory.sim import cpu_kernels
+from fltheory.sim.batches import RoundBatches
 from fltheory.sim.data import FederatedData
-from fltheory.sim.models import Model
+from fltheory.sim.models import LogisticRegression, Model
 
 #: Largest number of padded feature entries a full-batch local step may gather at once.
 MAX_FULL_BATCH_ENTRIES = 50_000_000
@@ -204,6 +206,10 @@ class DataProblem:
     init_seed: int = 0
     #: Bytes a run may use (None: the available memory); sizes the chunks of local steps.
     memory_limit: int | None = None
+    #: Whether plain SGD of logistic regression on CPU in float32 runs through the compiled
+    #: kernels (:mod:`fltheory.sim.cpu_kernels`, numba installed; a small plan's minibatch
+    #: rows then come straight from its raw words). False: the torch path alone.
+    compiled: bool = True
 
     def __post_init__(self) -> None:
         d = self.data
@@ -234,6 +240,14 @@ class DataProblem:
             towner = FederatedData.owners(d.test_counts)
             self._test_w = _tensor(a[towner] / d.test_counts[towner], self.device, self.dtype)
         self._full: tuple[torch.Tensor, torch.Tensor] | None = None
+
+    @property
+    def _logistic_kernel(self) -> bool:
+        """Whether the compiled kernels (:mod:`~fltheory.sim.cpu_kernels`) run the steps:
+        numba installed, plain SGD of logistic regression on CPU in float32."""
+        cpu32 = self.device == "cpu" and self.dtype == torch.float32
+        usable = self.compiled and cpu_kernels.AVAILABLE
+        return usable and cpu32 and type(self.model) is LogisticRegression
 
     @property
     def n_clients(self) -> int:
@@ -356,11 +370,55 @@ class DataProblem:
             return self.local_sgd(
                 theta, torch.as_tensor(clients, device=self.device), idx_t, lr, steps
             )
-        rows = np.ascontiguousarray((self._offsets_np[clients][:, None, None] + idx).swapaxes(0, 1))
-        chunk, m = self.local_rows(steps, idx.shape[-1]), clients.size
+        return self._local_rows(theta, self._offsets_np[clients][:, None, None] + idx, lr, steps)
+
+    def local_sgd_round(
+        self,
+        theta: torch.Tensor,
+        rr: np.ndarray,
+        clients: np.ndarray,
+        batches: RoundBatches | np.ndarray,
+        lr: float,
+        steps: int,
+    ) -> torch.Tensor:
+        """:meth:`local_sgd_plan` for the pairs (rr, clients) of a plan's round (or of the
+        (R, E, N, B) indices it stands for): with the compiled logistic kernel and a small plan
+        the sample rows come straight from the plan's raw words
+        (:func:`~fltheory.sim.cpu_kernels.sample_rows`: the same numbers).
+
+        >>> from fltheory.sim.batches import BatchPlan
+        >>> from fltheory.sim.data import binary_synthetic
+        >>> data = binary_synthetic(3, n_features=2, n_train=5)[0]
+        >>> p = DataProblem(LogisticRegression(2), data, data.train_counts)
+        >>> plan = BatchPlan(0, data.train_counts, local_steps=2, batch_size=4, reps=2)
+        >>> th, rr, kk = torch.zeros(1, p.n_params), np.array([1]), np.array([2])
+        >>> fast = p.local_sgd_round(th, rr, kk, plan.round(5), 0.5, 2)
+        >>> torch.allclose(fast, p.local_sgd_plan(th, kk, plan.round(5)[rr, :, kk], 0.5, 2))
+        True
+        """
+        if isinstance(batches, RoundBatches) and self._logistic_kernel:
+            words = batches.words()
+            if words is not None:
+                counts, batch = self.data.train_counts, batches.plan.batch_size
+                offsets = self._offsets_np
+                rows = cpu_kernels.sample_rows(*words, rr, clients, counts, offsets, steps, batch)
+                return self._local_rows(theta, rows, lr, steps)
+        return self.local_sgd_plan(theta, clients, batches[rr, :, clients], lr, steps)
+
+    def _local_rows(self, theta: torch.Tensor, rows: np.ndarray, lr: float, steps: int):
+        """Linear models' E steps on (M, E, B) sample rows: the compiled logistic kernel
+        where it applies, else torch on [x, 1, y] gathered in chunks of :meth:`local_rows`
+        rows."""
+        if self._logistic_kernel:
+            samples, ridge = self._xy.numpy(), self.model.ridge
+            return torch.from_numpy(
+                cpu_kernels.logistic_sgd(theta.detach().numpy(), rows, samples, lr, ridge)
+            )
+        by_step = np.ascontiguousarray(rows.swapaxes(0, 1))
+        chunk, m = self.local_rows(steps, rows.shape[-1]), rows.shape[0]
         out = torch.empty_like(theta) if chunk < m else None
         for s in range(0, m, chunk):
-            part = torch.as_tensor(rows[:, s : s + chunk], device=self.device)
+            part = torch.as_tensor(by_step[:, s : s + chunk], device=self.device)
             xy = self._xy.index_select(0, part.reshape(-1)).view(*part.shape, -1)
             theta_s = self.model.local_sgd(
                 theta[s : s + chunk], xy[..., :-1], xy[..., -1], None, lr, steps
