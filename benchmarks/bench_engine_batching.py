@@ -25,11 +25,11 @@ step (plan draws, gather + E steps of every participating seed-client pair) and 
 engine run, per seed-round, old / new (target >= 5x, printed for both problems), and the index
 draws alone (old: numpy's bounded integers; new: the raw words the kernels read, or without
 numba the multiply-shift indices). The new step's first call is timed apart (wall seconds): in
-the process's first kernel call it is numba's compilation (``cache=False``), excluded from the
-per-step times. Minimum over ``--repeats`` repetitions; the load average is printed. Times
-are CPU seconds of this process (torch on ``--threads`` = 1 thread), robust to other jobs on a
-shared machine; on CUDA, wall seconds after a sync. Both parts run on CUDA too when a GPU is
-present.
+the process's first kernel call it is numba's compilation, or loading numba's cache where an
+earlier process compiled (``cache=True``), excluded from the per-step times. Minimum over
+``--repeats`` repetitions; the load average is printed. Times are CPU seconds of this
+process (torch on ``--threads`` = 1 thread), robust to other jobs on a shared machine; on
+CUDA, wall seconds after a sync. Both parts run on CUDA too when a GPU is present.
 
     python benchmarks/bench_engine_batching.py [--part all|a|b] [--seeds 50] [--rounds 4]
         [--old-seeds 5] [--max-samples 1000] [--repeats 3] [--threads 1]
