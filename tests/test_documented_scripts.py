@@ -33,6 +33,9 @@ SMALL = {
     "figures/ca_fed_fig1a.py": "--seeds 1 --rounds 5",
     "figures/ca_fed_fig1a_grid.py": "--seeds 1 --rounds 5",
     "figures/cafed_fig1a_diagnosis.py": "--seeds 2 --rounds 3",
+    "figures/cafed_fig1b_diagnosis.py": "--seeds 2 --rounds 20 --clients 4 --max-train 300",
+    "figures/cafed_fig1d_diagnosis.py": "--seeds 2",
+    "figures/cafed_fig2_diagnosis.py": "--seeds 2 --rounds 40 --every 10",
     "paper_checks/reproduce_all.py": "--ids cafed:fig4a --setups paper",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
 }
@@ -44,6 +47,9 @@ SLOW = {
     "figures/ca_fed_fig1a.py",
     "figures/ca_fed_fig1a_grid.py",
     "figures/cafed_fig1a_diagnosis.py",
+    "figures/cafed_fig1b_diagnosis.py",
+    "figures/cafed_fig1d_diagnosis.py",
+    "figures/cafed_fig2_diagnosis.py",
     "paper_checks/run_all.py",
     "paper_checks/reproduce_all.py",
 }
