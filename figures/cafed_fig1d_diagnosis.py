@@ -6,9 +6,12 @@ the mean included clients per round and the mean active clients per round; for U
 per-seed share gap per group and the same gap predicted from the trace alone with weights
 α_k/π_k (oracle π) on active rounds. ``trace``: the trace-only gap of Unbiased over many trace
 seeds and several horizons T: its mean (a systematic bias) and sd (noise), no training.
+``f3ast``: F3AST's share gap per group on full mode's traces, against α and paired against
+Unbiased (same traces), for r₀ = π, β = 0.005 (the setup), r₀ = α and β ∈ {0.01, 0.02, 0.05}.
 
 Usage: python figures/cafed_fig1d_diagnosis.py count [--setup paper|authors] [--seeds 6]
        python figures/cafed_fig1d_diagnosis.py trace [--setup paper|authors] [--seeds 200]
+       python figures/cafed_fig1d_diagnosis.py f3ast [--seeds 10]   (full mode's traces)
 Prints JSON lines and writes them to ``OUT/cafed_fig1d_diagnosis_<what>_<setup>.jsonl``.
 """
 
@@ -23,9 +26,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1D_QUICK, fig1a_authors_config, fig1a_config
 from fltheory.experiments.catalog.common import FIG1D_GROUPS
 from fltheory.experiments.runner import measurements_of
+from fltheory.experiments.stats import paired_difference
 from fltheory.sim.config.loader import build
 
 
@@ -113,9 +118,53 @@ def trace(setup: str, seeds: int) -> list[dict[str, Any]]:
     return lines
 
 
+F3AST_VARIANTS = {
+    "f3ast": {},
+    "f3ast_r0_alpha": {"r0": "alpha"},
+    "f3ast_beta_0.01": {"beta": 0.01},
+    "f3ast_beta_0.02": {"beta": 0.02},
+    "f3ast_beta_0.05": {"beta": 0.05},
+}
+
+
+def f3ast(seeds: int) -> dict[str, Any]:
+    """Full mode's traces (T = 200, config seed 0): F3AST's share gap per group, against the α
+    share and paired against Unbiased's on the same traces (which removes the trace noise)."""
+    raw = fig1a_config(200, ("unbiased", "f3ast"), 50)
+    base = raw["algorithms"][1]
+    raw["algorithms"] = [raw["algorithms"][0]] + [
+        {**base, **options, "label": label} for label, options in F3AST_VARIANTS.items()
+    ]
+    m = measurements_of(simulate(raw, seeds=seeds, device="cpu", threads=1))
+    assert m.alpha is not None
+    groups = masks(m.groups)
+
+    def shares(label: str) -> dict[str, np.ndarray]:
+        w = m.weights[label].sum(axis=1)
+        return {g: w[:, k].sum(axis=1) / w.sum(axis=1) for g, k in groups.items()}
+
+    unbiased = shares("unbiased")
+    out: dict[str, Any] = {"rounds": 200, "seeds": seeds}
+    for label in F3AST_VARIANTS:
+        s = shares(label)
+        row = {}
+        for g, k in groups.items():
+            vs_alpha = paired_difference(s[g], np.full(seeds, m.alpha[k].sum()), confidence=0.95)
+            vs_unbiased = paired_difference(s[g], unbiased[g], confidence=0.95)
+            row[g] = {
+                "minus_alpha": [round(x, 4) for x in (vs_alpha.mean, vs_alpha.low, vs_alpha.high)],
+                "minus_unbiased": [
+                    round(x, 4) for x in (vs_unbiased.mean, vs_unbiased.low, vs_unbiased.high)
+                ],
+            }
+        row["exclusion"] = judges.exclusion_by_group(m, label)
+        out[label] = row
+    return out
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("count", "trace"))
+    parser.add_argument("what", choices=("count", "trace", "f3ast"))
     parser.add_argument("--setup", choices=("paper", "authors"), default="paper")
     parser.add_argument("--seeds", type=int, default=None, help="count: 6, trace: 200")
     parser.add_argument("--out", type=Path, default=Path("figures/out"))
@@ -124,6 +173,8 @@ def main(argv: list[str]) -> None:
         parser.error("--seeds must be >= 2")
     if args.what == "count":
         lines = [count(args.setup, args.seeds or 6)]
+    elif args.what == "f3ast":
+        lines = [f3ast(args.seeds or 10)]
     else:
         lines = trace(args.setup, args.seeds or 200)
     text = "\n".join(json.dumps(line) for line in lines) + "\n"
