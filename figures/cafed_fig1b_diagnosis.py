@@ -1,16 +1,19 @@
 """Fig. 1(b) diagnosis: is CA-Fed's deficit on MNIST (Fashion-MNIST stands in) the horizon,
 the noise of its ε̂ signal, or the learning rates?
 
-One config holds AdaFed and CA-Fed variants on the same traces and minibatches (paired):
-``ca_fed`` (the paper setup: first-minibatch loss, running-minimum F̂*), ``ca_fed_oracle``
-(exact local minima + seeded 20 % validation loss), and, at Table II's MNIST rates
-(CA-Fed 0.1/1.0, AdaFed 0.03/1.0), ``ca_fed_t2`` against ``adafed_t2``. Printed per variant:
-CA-Fed − AdaFed in pp (mean and 95 % paired t-interval) at several rounds and for acc_end,
-participants/active and per-group exclusion rates.
+Each mode is one config, so its algorithms share traces and minibatches (paired):
+``signal``: AdaFed against CA-Fed (the paper setup: first-minibatch loss, running-minimum F̂*)
+and CA-Fed with exact local minima + a seeded 20 % validation loss, at the setup's 0.5/1.0;
+plus Table II's MNIST rates (CA-Fed 0.1/1.0 against AdaFed 0.03/1.0). ``rates``: CA-Fed
+against AdaFed at equal rates 0.03/1.0 and 0.1/1.0. ``baselines``: More available, AdaFed and
+Unbiased against CA-Fed at the setup's rates (why More available leads in full mode).
+``authors``: AdaFed, Unbiased and CA-Fed under the authors' mechanics. Printed per
+comparison: the difference in pp (mean and 95 % paired t-interval) at several rounds and for
+acc_end, participants/active and per-group exclusion rates.
 
-Usage: python figures/cafed_fig1b_diagnosis.py [--rounds 200] [--seeds 8] [--clients 30]
-       [--max-train 6000] [--max-test 2000]
-Prints one JSON object and writes it to ``OUT/cafed_fig1b_diagnosis.json`` (``--out``).
+Usage: python figures/cafed_fig1b_diagnosis.py signal|rates|baselines|authors [--rounds 200]
+       [--seeds 8] [--clients 30] [--max-train 6000] [--max-test 2000]
+Prints one JSON object and writes it to ``OUT/cafed_fig1b_diagnosis_<mode>.json`` (``--out``).
 """
 
 import argparse
@@ -46,6 +49,12 @@ MODES: dict[str, dict[str, Variant]] = {
         "ca_fed_0.03": ("ca_fed", {}, TABLE2["mnist"]["adafed"], "adafed_0.03"),
         "adafed_0.1": ("adafed", {}, TABLE2["mnist"]["ca_fed"], ""),
         "ca_fed_0.1": ("ca_fed", {}, TABLE2["mnist"]["ca_fed"], "adafed_0.1"),
+    },
+    "baselines": {
+        "ca_fed": ("ca_fed", {}, None, ""),
+        "more_available": ("more_available", {}, None, "ca_fed"),
+        "adafed": ("adafed", {}, None, "ca_fed"),
+        "unbiased": ("unbiased", {}, None, "ca_fed"),
     },
     "authors": {
         "adafed": ("adafed", {}, None, ""),
