@@ -37,6 +37,9 @@ SMALL = {
     "figures/cafed_infocom_fig3_diagnosis.py": "--seeds 2 --rows paper",
     "figures/cafed_fig4b_diagnosis.py": "--seeds 2 --t-primes 10",
     "figures/cafed_fig5_diagnosis.py": "--seeds 2 --rounds 10 --clients 50",
+    "figures/cafed_fig1b_diagnosis.py": "--seeds 2 --rounds 20 --clients 4 --max-train 300",
+    "figures/cafed_fig1d_diagnosis.py": "--seeds 2",
+    "figures/cafed_fig2_diagnosis.py": "--seeds 2 --rounds 40 --every 10",
     "paper_checks/reproduce_all.py": "--ids cafed:fig4a --setups paper",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
 }
@@ -52,6 +55,9 @@ SLOW = {
     "figures/cafed_infocom_fig3_diagnosis.py",
     "figures/cafed_fig4b_diagnosis.py",
     "figures/cafed_fig5_diagnosis.py",
+    "figures/cafed_fig1b_diagnosis.py",
+    "figures/cafed_fig1d_diagnosis.py",
+    "figures/cafed_fig2_diagnosis.py",
     "paper_checks/run_all.py",
     "paper_checks/reproduce_all.py",
 }
