@@ -181,6 +181,11 @@ def panel_rows(panel: Panel, m: Measurements) -> list[list[Any]]:
 #: Bins of a ``histogram`` panel (values in %, as the per-client accuracies are).
 HISTOGRAM_BINS = np.linspace(0.0, 100.0, 21)
 
+#: Legend entries drawn inside the axes; more go in columns right of them (a grown figure).
+LEGEND_INSIDE = 8
+#: Legend entries per column outside the axes.
+LEGEND_ROWS = 24
+
 
 def histogram_rows(per_seed: dict[str, np.ndarray]) -> list[list[Any]]:
     """Rows of a ``histogram`` panel: per algorithm (a ``per_seed`` entry of shape (S, N)), the
@@ -199,6 +204,18 @@ def histogram_rows(per_seed: dict[str, np.ndarray]) -> list[list[Any]]:
         for lo, hi, d in zip(edges[:-1], edges[1:], counts, strict=True):
             rows.append([label, f"{lo:g}", f"{hi:g}", f"{d:.6f}"])
     return rows
+
+
+def _legend(fig: Any, ax: Any) -> None:
+    """The axes' legend: inside for a few entries; else in columns right of the axes, the
+    figure widened for them (a legend over the axes collapsed them: cafed:fig4b's 25 curves)."""
+    n = len(ax.get_legend_handles_labels()[1])
+    if n <= LEGEND_INSIDE:
+        ax.legend(fontsize=8)
+        return
+    columns = -(-n // LEGEND_ROWS)
+    fig.set_size_inches(7.5 + 2.3 * columns, max(4.5, 0.16 * min(n, LEGEND_ROWS) + 1.0))
+    fig.legend(loc="outside right upper", fontsize=7, ncols=columns)
 
 
 def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
@@ -242,12 +259,14 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
             sub.set_title(f"{label}\nwhite inactive, grey left out, black included", fontsize=8)
         fig.suptitle(title, fontsize=9)
     elif panel.kind in ("accuracy", "curve"):
-        for label in dict.fromkeys(r[0] for r in body):
+        for i, label in enumerate(dict.fromkeys(r[0] for r in body)):
             pts = [r for r in body if r[0] == label]
             t = np.array([r[1] for r in pts], dtype=float)
             mean = np.array([r[2] for r in pts], dtype=float)
             sd = np.array([r[3] for r in pts], dtype=float)
-            (line,) = ax.plot(t, mean, label=label)
+            # The 10 colours repeat: every further 10 curves change the line style.
+            style = ("-", "--", ":", "-.")[i // 10 % 4]
+            (line,) = ax.plot(t, mean, label=label, linestyle=style)
             ax.fill_between(t, mean - sd, mean + sd, color=line.get_color(), alpha=0.2)
         ax.set_xlabel("communication round t")
         ax.set_ylabel("test accuracy (α-weighted, mean ± sd over seeds)")
@@ -282,7 +301,7 @@ def panel_png(panel: Panel, rows: list[list[Any]], title: str) -> bytes:
         if panel.ylabel:
             ax.set_ylabel(panel.ylabel)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        _legend(fig, ax)
         ax.set_title("\n".join(textwrap.wrap(title, 95)), fontsize=9)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)

@@ -321,3 +321,26 @@ def test_histogram_panel_integrates_to_one_and_scales_apply():
     assert imread(io.BytesIO(png)).shape[2] in (3, 4)
     with pytest.raises(ValueError):
         panel_png(Panel("h", "histogram", "t", yscale="cubic"), rows, "title")
+
+
+@pytest.mark.parametrize("series", [3, 25, 60])
+def test_accuracy_panel_with_many_series_keeps_its_axes(series):
+    # 25 curves (cafed:fig4b: 5 t′ × 5 algorithms) once drew the legend over the axes and
+    # collapsed them ("constrained_layout not applied"); the legend now goes beside them.
+    import io
+    import warnings
+
+    from matplotlib.image import imread
+
+    from fltheory.experiments.model import Panel
+    from fltheory.experiments.runner import LEGEND_INSIDE, LEGEND_ROWS, panel_png
+
+    rows = [["label", "t", "mean", "sd"]] + [
+        [f"t'={s}/algorithm", t, 0.5 + 0.01 * s, 0.05] for s in range(series) for t in (5, 50)
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the collapse is a UserWarning of matplotlib
+        png = panel_png(Panel("accuracy", "accuracy", "t"), rows, "title")
+    width = imread(io.BytesIO(png)).shape[1]
+    columns = 0 if series <= LEGEND_INSIDE else -(-series // LEGEND_ROWS)
+    assert width == round(110 * (7.5 + 2.3 * columns))
