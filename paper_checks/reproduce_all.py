@@ -134,7 +134,8 @@ def collect(folders: list[Path]) -> list[dict[str, Any]]:
 
 
 def write_table(out: Path, rows: list[dict[str, Any]]) -> None:
-    """``reproduce_results.json`` and ``.md`` in ``out``, each written atomically."""
+    """``reproduce_results.json`` and ``.md`` in ``out`` (created), each written atomically."""
+    out.mkdir(parents=True, exist_ok=True)
     write_atomic(
         out / "reproduce_results.json",
         json.dumps(to_jsonable({"runs": rows}), indent=1) + "\n",

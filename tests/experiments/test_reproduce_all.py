@@ -73,10 +73,11 @@ def test_collect_builds_the_table_from_verdict_files_without_running(tmp_path):
         folder = tmp_path / "results" / f"run{i}"
         folder.mkdir(parents=True)
         (folder / "verdict.json").write_text(json.dumps({**FAKE, "setup": setup, "mode": "full"}))
-    assert reproduce_all.main(["--collect", str(tmp_path / "results"), "--out", str(tmp_path)]) == 0
-    rows = json.loads((tmp_path / "reproduce_results.json").read_text())["runs"]
+    out = tmp_path / "new" / "table"  # created
+    assert reproduce_all.main(["--collect", str(tmp_path / "results"), "--out", str(out)]) == 0
+    rows = json.loads((out / "reproduce_results.json").read_text())["runs"]
     assert [(r["setup"], r["mode"]) for r in rows] == [("authors", "full"), ("paper", "full")]
-    lines = (tmp_path / "reproduce_results.md").read_text().splitlines()
+    lines = (out / "reproduce_results.md").read_text().splitlines()
     assert len(lines) == 4 and lines[2].startswith(
         "| cafed:fig1a | authors | full | contradicted |"
     )

@@ -275,7 +275,8 @@ FIG1D_GROUPS = {
 
 
 def fig1_judge(paper_pp: float, tolerance_pp: float, where: str) -> Judge:
-    """Fig. 1(a-c): CA-Fed beats every other algorithm at the end (paired, Holm), has the best
+    """Fig. 1(a-c): every algorithm trains (:func:`~fltheory.experiments.judges.trains`, a
+    guard), CA-Fed beats every other algorithm at the end (paired, Holm), has the best
     mean with bootstrap probability ≥ 0.8, and beats AdaFed by the paper's margin (full mode);
     More available below Unbiased and CA-Fed ahead of Unbiased at t = 40 are reported, with
     CA-Fed's participation ratio and per-group exclusion rates as diagnostics."""
@@ -283,7 +284,8 @@ def fig1_judge(paper_pp: float, tolerance_pp: float, where: str) -> Judge:
     def judge(m: Measurements, mode: str) -> list[Check]:
         others = [k for k in m.accuracy if k != "ca_fed"]
         paper = {"adafed": f"+{paper_pp} pp (AdaFed second best)"}
-        checks = judges.beats_all(m, "ca_fed", others, mode=mode, where=where, paper=paper)
+        checks = [judges.trains(m, list(m.accuracy), where=where)]
+        checks += judges.beats_all(m, "ca_fed", others, mode=mode, where=where, paper=paper)
         checks.append(judges.ranking(m, "ca_fed", mode=mode, where=where))
         if "adafed" in m.accuracy:
             checks.append(
