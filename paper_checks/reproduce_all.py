@@ -39,7 +39,7 @@ def _text(value: Any, width: int = 60) -> str:
 def headline(record: dict[str, Any]) -> dict[str, str]:
     """The claim, the paper's value and ours (with its interval) of ONE check, so the two
     numbers side by side are the same quantity: the first primary check that does not hold,
-    else the first primary check.
+    else the first primary check with an interval.
 
     >>> headline({"checks": [
     ...     {"role": "primary", "claim": "a > b", "paper": "a better", "measured": 3.0,
@@ -51,7 +51,9 @@ def headline(record: dict[str, Any]) -> dict[str, str]:
     primary = [c for c in record.get("checks", []) if c.get("role") == "primary"]
     if not primary:
         return {"claim": "—", "paper": "—", "measured": "—"}
-    check = next((c for c in primary if not c.get("holds")), primary[0])
+    # A holding guard without an interval (e.g. "every algorithm trains") is not the headline.
+    with_ci = [c for c in primary if c.get("ci") is not None] or primary
+    check = next((c for c in primary if not c.get("holds")), with_ci[0])
     ours = _text(check.get("measured"))
     if check.get("ci") is not None:
         ours += " " + _text(check["ci"])
