@@ -51,7 +51,7 @@ def headline(record: dict[str, Any]) -> dict[str, str]:
     primary = [c for c in record.get("checks", []) if c.get("role") == "primary"]
     if not primary:
         return {"claim": "—", "paper": "—", "measured": "—"}
-    # A holding guard without an interval (e.g. "every algorithm trains") is not the headline.
+    # A holding guard without an interval (e.g. "the algorithms train") is not the headline.
     with_ci = [c for c in primary if c.get("ci") is not None] or primary
     check = next((c for c in primary if not c.get("holds")), with_ci[0])
     ours = _text(check.get("measured"))

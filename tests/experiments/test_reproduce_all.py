@@ -84,9 +84,9 @@ def test_collect_builds_the_table_from_verdict_files_without_running(tmp_path):
 
 
 def test_a_holding_guard_is_not_the_headline():
-    guard = {"role": "primary", "claim": "every algorithm trains", "measured": {"a": 30.0},
+    guard = {"role": "primary", "claim": "the algorithms train", "measured": {"a": 30.0},
              "ci": None, "holds": True, "paper": "trained"}  # fmt: skip
     record = {**FAKE, "checks": [guard, {**FAKE["checks"][0]}]}
     assert reproduce_all.headline(record)["claim"] == "x > y"
     failing = {**record, "checks": [{**guard, "holds": False}, FAKE["checks"][0]]}
-    assert reproduce_all.headline(failing)["claim"] == "every algorithm trains"
+    assert reproduce_all.headline(failing)["claim"] == "the algorithms train"

@@ -275,7 +275,7 @@ FIG1D_GROUPS = {
 
 
 def fig1_judge(paper_pp: float, tolerance_pp: float, where: str) -> Judge:
-    """Fig. 1(a-c): every algorithm trains (:func:`~fltheory.experiments.judges.trains`, a
+    """Fig. 1(a-c): the algorithms train (:func:`~fltheory.experiments.judges.trains`, a
     guard), CA-Fed beats every other algorithm at the end (paired, Holm), has the best
     mean with bootstrap probability ≥ 0.8, and beats AdaFed by the paper's margin (full mode);
     More available below Unbiased and CA-Fed ahead of Unbiased at t = 40 are reported, with
