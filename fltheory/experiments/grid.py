@@ -286,13 +286,16 @@ class SimulatorObjective:
     algorithms (by name) are repeated at every point; all points share one comparison (data and
     availability trace drawn once from the tuning seed, each point batched over repetitions).
     ``metric``: an extra metric of the run (e.g. FedPBC's ``accuracy_client_mean``) scored
-    instead of the server model's accuracy where the run records it."""
+    instead of the server model's accuracy where the run records it. A point's algorithm is a
+    base entry's name or label."""
 
     base: Mapping[str, Any]
     metric: str | None = None
 
     def tables(self, points: Sequence[GridPoint], seed: int) -> dict[str, Any]:
-        by_name = {a["name"]: a for a in self.base["algorithms"]}
+        # By name or label: the authors' setup runs F3AST as "f3ast_code" labelled "f3ast".
+        algs = self.base["algorithms"]
+        by_name = {**{a["name"]: a for a in algs}, **{a["label"]: a for a in algs if "label" in a}}
         algorithms = [
             {**by_name[p.algorithm], "lr": p.lr, "server_lr": p.server_lr, "label": p.label}
             for p in points

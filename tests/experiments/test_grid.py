@@ -284,3 +284,17 @@ def test_fig1a_grid_setup_runs_at_the_selected_rates(capsys, tmp_path):
     for table in record["config"]["algorithms"]:
         assert [table["lr"], table["server_lr"]] == selected[table["name"]]
     assert record["checks"]
+
+
+def test_authors_base_finds_f3ast_by_its_label():
+    # The authors' setup runs F3AST as "f3ast_code" labelled "f3ast": the grid's points name
+    # the algorithm by label (KeyError 'f3ast' in cafed:table2 --setup authors --full before).
+    from fltheory.experiments.catalog.cafed_fig1 import TABLE2, fig1a_config
+    from fltheory.experiments.catalog.common import to_authors
+    from fltheory.experiments.grid import GridPoint
+
+    base = to_authors(fig1a_config(10, ("adafed", "f3ast"), 5, TABLE2["synthetic"]))
+    tables = SimulatorObjective(base).tables([GridPoint("f3ast", 0.01, 0.1)], seed=3)
+    (entry,) = tables["algorithms"]
+    assert entry["name"] == "f3ast_code" and (entry["lr"], entry["server_lr"]) == (0.01, 0.1)
+    assert entry["label"] == "f3ast|0.01|0.1"
