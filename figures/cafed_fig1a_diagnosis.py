@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1A_RATES, fig1a_config
 from fltheory.experiments.runner import measurements_of
@@ -104,7 +105,7 @@ def main(argv: list[str]) -> None:
         lines.append(json.dumps(summarise(rounds, seeds, data_seed, variants)))
         print(lines[-1], flush=True)
     path = args.out / f"cafed_fig1a_diagnosis_{args.hypothesis}.jsonl"
-    path.write_text("\n".join(lines) + "\n")
+    write_atomic(path, "\n".join(lines) + "\n")
     print(f"wrote {path}", file=sys.stderr)
 
 

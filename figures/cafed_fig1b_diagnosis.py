@@ -26,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import ORACLE_SIGNAL, fig1b_config
 from fltheory.experiments.catalog.common import TABLE2
@@ -148,7 +149,7 @@ def main(argv: list[str]) -> None:
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"cafed_fig1b_diagnosis_{args.mode}.json"
-    path.write_text(text + "\n")
+    write_atomic(path, text + "\n")
     print(f"wrote {path}", file=sys.stderr)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1D_QUICK, fig1a_authors_config, fig1a_config
 from fltheory.experiments.catalog.common import FIG1D_GROUPS
@@ -181,7 +182,7 @@ def main(argv: list[str]) -> None:
     print(text, end="")
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"cafed_fig1d_diagnosis_{args.what}_{args.setup}.jsonl"
-    path.write_text(text)
+    write_atomic(path, text)
     print(f"wrote {path}", file=sys.stderr)
 
 

@@ -24,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig1 import FIG1A_RATES, ORACLE_SIGNAL, fig1a_config
 from fltheory.experiments.runner import measurements_of
@@ -116,7 +117,7 @@ def main(argv: list[str]) -> None:
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "cafed_fig2_diagnosis.json"
-    path.write_text(text + "\n")
+    write_atomic(path, text + "\n")
     print(f"wrote {path}", file=sys.stderr)
 
 

@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments.catalog.cafed_fig3 import fig3_config
 from fltheory.experiments.runner import measurements_of
 from fltheory.experiments.stats import paired_difference
@@ -139,7 +140,7 @@ def main(argv: list[str]) -> None:
     print("\n".join(lines), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"cafed_fig3_diagnosis_{args.what}.jsonl"
-    path.write_text("\n".join(lines) + "\n")
+    write_atomic(path, "\n".join(lines) + "\n")
     print(f"wrote {path}", file=sys.stderr)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig4 import fig4b_configs
 from fltheory.experiments.data_sources import resolve
@@ -80,7 +81,7 @@ def main(argv: list[str]) -> None:
         print(lines[-1], flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"cafed_fig4b_diagnosis_{args.signal}.jsonl"
-    path.write_text("\n".join(lines) + "\n")
+    write_atomic(path, "\n".join(lines) + "\n")
     print(f"wrote {path}", file=sys.stderr)
 
 

@@ -27,6 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments.catalog.cafed_fig5 import (
     AVAILABLE,
     CORRELATED,
@@ -118,7 +119,7 @@ def main(argv: list[str]) -> None:
     print(line, flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"cafed_fig5_diagnosis_{args.setup}_{args.setting}.json"
-    path.write_text(line + "\n")
+    write_atomic(path, line + "\n")
     print(f"wrote {path}", file=sys.stderr)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_infocom import (
     _exclusion,
@@ -157,7 +158,7 @@ def main(argv: list[str]) -> None:
         parser.error("--seeds must be >= 2")
     lines = (fig1 if args.what == "fig1" else fig2)(args.seeds)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"cafed_infocom_{args.what}.jsonl").write_text("\n".join(lines) + "\n")
+    write_atomic(args.out / f"cafed_infocom_{args.what}.jsonl", "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

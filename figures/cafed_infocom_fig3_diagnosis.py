@@ -28,6 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
+from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_infocom import authors_infocom_config, infocom_config
 from fltheory.experiments.model import Measurements
@@ -123,7 +124,7 @@ def main(argv: list[str]) -> None:
         lines.append(json.dumps(summarise(name, table[name], args.seeds), ensure_ascii=False))
         print(lines[-1], flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "cafed_infocom_fig3.jsonl").write_text("\n".join(lines) + "\n")
+    write_atomic(args.out / "cafed_infocom_fig3.jsonl", "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
