@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from fltheory.claims.explain import Explanation
+from fltheory.claims.finding import Finding, Reading
 from fltheory.claims.space import Instance, Space
 from fltheory.config.schema import suggest
 from fltheory.errors import InputError
@@ -78,6 +80,17 @@ class Claim:
             falsifier's default); ``--budget`` on the command line overrides it.
         expected: the verdict our own search reached when the claim was registered ("holds"
             or "refuted"); the tests hold every claim to it, so a change is noticed.
+        reading: what the claim reads the paper as saying, and why that is what the authors
+            meant (:class:`~fltheory.claims.finding.Reading`).
+        finding: for a refuted claim, what the refutation means for the paper — error, typo,
+            version or literal (:class:`~fltheory.claims.finding.Finding`).
+        explain: the instance in the paper's quantities with both sides evaluated
+            (:class:`~fltheory.claims.explain.Explanation`).
+        verify: a standalone function ``verify(**explain(inst).verify_args)`` returning
+            ``{"lhs": …, "rhs": …, "holds": bool}`` with only the standard library and mpmath
+            (imports inside its body, no globals): the errata scripts embed its source.
+        seed_dependent: when the verdict is known to change with the search seed at the default
+            budget, what changes and from which budget on it is stable.
 
     >>> from fltheory.claims.space import Real
     >>> c = Claim("cafed:demo", Source("cafed", "§0", "demo"), "x ≥ 0",
@@ -98,6 +111,11 @@ class Claim:
     reason: str = ""
     budget: int | None = None
     expected: str | None = None
+    reading: Reading | None = None
+    finding: Finding | None = None
+    explain: Callable[[Instance], Explanation] | None = None
+    verify: Callable[..., dict[str, Any]] | None = None
+    seed_dependent: str = ""
 
     def __post_init__(self) -> None:
         paper, _, label = self.id.partition(":")
@@ -109,6 +127,8 @@ class Claim:
             raise ValueError(f"claim {self.id}: a non-executable claim needs a reason")
         if self.expected not in (None, "holds", "refuted"):
             raise ValueError(f"claim {self.id}: expected must be 'holds' or 'refuted'")
+        if self.finding is not None and self.expected != "refuted":
+            raise ValueError(f"claim {self.id}: only a claim expected 'refuted' has a finding")
 
     @property
     def paper(self) -> str:

@@ -11,12 +11,23 @@ Phases, each on a share of the budget (evaluations and/or seconds):
 
 A violation (margin < −tolerance) is then **shrunk** (fewer clients, fewer significant digits,
 claim-specific moves) while it stays a violation, and **re-verified** with the claim's exact or
-high-precision margin where it has one. Verdicts: ``refuted`` (with the shrunk instance),
-``holds`` (budget spent; the worst margin and where), ``error`` (the claim's code failed — a
-defect, reported, never hidden) and ``not_executable`` (with the reason).
+high-precision margin where it has one. A refutation is followed by a **moderate** search for
+the least extreme violation and the **failure boundary** on the path from a holding instance to
+it (:mod:`fltheory.claims.moderate`), and each witness is explained in the paper's quantities
+(the claim's ``explain``).
+
+An instance the claim's code declines — an :class:`~fltheory.errors.FLTheoryError`, or a
+numerical failure on that instance (``LinAlgError``, an arithmetic error, mpmath's
+non-convergence) — is skipped and counted by reason (``declined``); it never voids the search.
+
+Verdicts: ``refuted`` (with the shrunk instance), ``holds`` (budget spent; the worst margin and
+where), ``inconclusive`` (the budget ended before any instance was evaluated), ``error`` (the
+claim's code failed otherwise, or declined every instance — a defect, reported, never hidden)
+and ``not_executable`` (with the reason).
 """
 
 import math
+import re
 import time
 import warnings
 from collections.abc import Callable
@@ -24,8 +35,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+from mpmath.libmp import NoConvergence
 
 from fltheory.claims.claim import Claim, jsonable_instance
+from fltheory.claims.moderate import ModerateSearch, extremeness, failure_boundary
 from fltheory.claims.space import Instance, Integer, Real, Simplex
 from fltheory.errors import FLTheoryError
 from fltheory.rng import generator
@@ -40,6 +53,33 @@ DESCENT_STARTS = 4
 SHRINK_EVALS = 600
 #: Significant digits tried when rounding a counterexample.
 ROUND_DIGITS = (1, 2, 3, 4, 6, 8)
+#: Evaluations of the moderate search after a refutation, as a share of the budget (at least
+#: :data:`MODERATE_MIN`).
+MODERATE_SHARE, MODERATE_MIN = 0.35, 300
+#: Violations and holding instances kept for the moderate search and the failure boundary.
+ARCHIVE = 256
+
+
+#: Failures of a computation on one instance that decline it (not a defect of the claim).
+NUMERICAL_ERRORS: tuple[type[BaseException], ...] = (
+    FLTheoryError,
+    np.linalg.LinAlgError,
+    ArithmeticError,
+    NoConvergence,
+)
+#: What makes a candidate instance unusable while shrinking or explaining.
+CANDIDATE_ERRORS: tuple[type[BaseException], ...] = (ValueError, IndexError, *NUMERICAL_ERRORS)
+
+
+def decline_reason(exc: BaseException) -> str:
+    """An exception as a reason key: its type and message with numbers replaced by ``#``, so
+    that one kind of failure is counted once.
+
+    >>> decline_reason(ZeroDivisionError("division by zero at x = 0.125"))
+    'ZeroDivisionError: division by zero at x = #'
+    """
+    message = re.sub(r"[-+]?\d[\d.]*(?:e[-+]?\d+)?", "#", str(exc))
+    return f"{type(exc).__name__}: {message}"[:160]
 
 
 @dataclass
@@ -68,6 +108,15 @@ class Verdict:
     phase: str | None = None
     message: str = ""
     evals_per_second: float | None = None
+    declined: dict[str, int] = field(default_factory=dict)
+    extremeness: float | None = None
+    finding: dict[str, Any] | None = None
+    reading: dict[str, Any] | None = None
+    notes: str = ""
+    seed_dependent: str = ""
+    witness_paper: dict[str, Any] | None = None
+    moderate_witness: dict[str, Any] | None = None
+    failure_boundary: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -91,6 +140,9 @@ class _Search:
     evaluations: int = 0
     skipped: int = 0
     worst: list[tuple[float, int, Instance, str]] = field(default_factory=list)
+    declined: dict[str, int] = field(default_factory=dict)
+    violations: list[Instance] = field(default_factory=list)
+    holding: list[Instance] = field(default_factory=list)
 
     def exhausted(self) -> bool:
         return self.evaluations >= self.max_evals or time.perf_counter() >= self.deadline
@@ -100,6 +152,24 @@ class _Search:
         if self.exhausted():
             raise _OutOfBudget
         self.evaluations += 1
+        value = self.margin(inst)
+        if value is None:
+            return None
+        self.worst.append((value, self.evaluations, inst, phase))
+        if len(self.worst) > 64:
+            self.worst.sort(key=lambda w: (w[0], w[1]))
+            del self.worst[16:]
+        archive = self.violations if value < -self.claim.tolerance else self.holding
+        if len(archive) < ARCHIVE:
+            archive.append(inst)
+        else:  # reservoir: every instance seen has the same chance to stay
+            slot = self.evaluations % (2 * ARCHIVE)
+            if slot < ARCHIVE:
+                archive[slot] = inst
+        return value
+
+    def margin(self, inst: Instance) -> float | None:
+        """m(inst); None when the claim's code declines the instance (counted by reason)."""
         assert self.claim.margin is not None
         try:
             # The search visits overflow and underflow on purpose: numpy's floating-point
@@ -107,15 +177,13 @@ class _Search:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 value = float(self.claim.margin(inst))
-        except FLTheoryError:
+        except NUMERICAL_ERRORS as exc:
             self.skipped += 1
+            reason = decline_reason(exc)
+            self.declined[reason] = self.declined.get(reason, 0) + 1
             return None
         if math.isnan(value):
             raise ValueError(f"margin is NaN at {jsonable_instance(inst)}")
-        self.worst.append((value, self.evaluations, inst, phase))
-        if len(self.worst) > 64:
-            self.worst.sort(key=lambda w: (w[0], w[1]))
-            del self.worst[16:]
         return value
 
     def ranked(self) -> list[tuple[float, int, Instance, str]]:
@@ -280,7 +348,7 @@ def shrink(
             spent += 1
             try:
                 ok = claim.space.valid(cand) and is_violation(cand)
-            except (FLTheoryError, ValueError, IndexError):
+            except CANDIDATE_ERRORS:
                 ok = False
             if ok and _complexity(cand) < _complexity(inst):
                 inst = cand
@@ -350,29 +418,153 @@ def falsify(
         return _error(base, search, start, exc)
     ranked = search.ranked()
     base.evaluations, base.skipped = search.evaluations, search.skipped
-    if not ranked:
+    base.declined = dict(sorted(search.declined.items(), key=lambda kv: -kv[1]))
+    _describe_claim(claim, base)
+    if not ranked and not search.evaluations:
+        base.verdict = "inconclusive"
+        base.message = "the budget ended before the first evaluation"
+        return _finish(base, start)
+    if not ranked:  # a space none of whose instances the claim can evaluate: a defect
         base.verdict = "error"
-        base.message = "no instance could be evaluated (every one was declined)"
+        top = next(iter(base.declined), "")
+        base.message = f"every instance was declined ({search.evaluations}); most often: {top}"
         return _finish(base, start)
     candidates = ([found] if found is not None else []) + [
         w[2] for w in ranked if w[0] < -claim.tolerance
     ]
     for inst in candidates[:8]:
-        verdict = _confirm(claim, inst, phase or _phase_of(ranked, inst))
+        try:
+            verdict = _confirm(claim, inst, phase or _phase_of(ranked, inst))
+        except NUMERICAL_ERRORS as exc:
+            reason = decline_reason(exc)
+            base.declined[reason] = base.declined.get(reason, 0) + 1
+            continue
+        except Exception as exc:
+            return _error(base, search, start, exc)
         if verdict is not None:
             base.verdict = "refuted"
             base.worst_margin, base.instance = verdict[0], jsonable_instance(verdict[1])
             base.exact_verified, base.exact_margin = verdict[2], verdict[3]
             base.phase = verdict[4]
+            if claim.finding is not None:
+                base.finding = claim.finding.to_dict()
+            try:
+                base.extremeness = _extremeness(claim, verdict[1])
+                base.witness_paper = _explain(claim, verdict[1])
+                _moderate(claim, search, base, verdict[1], seed, max_evals, seconds)
+            except Exception as exc:  # explaining or the moderate search failed: a defect
+                return _error(base, search, start, exc)
             return _finish(base, start)
     worst_margin, _, worst_inst, _ = ranked[0]
     base.verdict = "holds"
     base.worst_margin, base.instance = worst_margin, jsonable_instance(worst_inst)
+    base.extremeness = _extremeness(claim, worst_inst)
+    try:
+        base.witness_paper = _explain(claim, worst_inst)
+    except CANDIDATE_ERRORS as exc:
+        base.message = f"the worst instance could not be explained: {decline_reason(exc)}"
     if candidates:
         base.message = (
             f"{len(candidates)} float-level violation(s) were not confirmed by the exact margin"
         )
     return _finish(base, start)
+
+
+def _describe_claim(claim: Claim, base: Verdict) -> None:
+    """What the claim records about itself: its reading, notes and seed dependence."""
+    base.reading = claim.reading.to_dict() if claim.reading is not None else None
+    base.notes = " ".join(claim.notes.split())
+    base.seed_dependent = claim.seed_dependent
+
+
+def _extremeness(claim: Claim, inst: Instance) -> float:
+    assert claim.space is not None
+    return extremeness(claim.space, inst)
+
+
+def _explain(claim: Claim, inst: Instance) -> dict[str, Any] | None:
+    if claim.explain is None:
+        return None
+    with np.errstate(all="ignore"):
+        return claim.explain(inst).to_dict()
+
+
+def _moderate(
+    claim: Claim,
+    search: _Search,
+    base: Verdict,
+    worst: Instance,
+    seed: int,
+    max_evals: int,
+    seconds: float | None,
+) -> None:
+    """The most moderate violation (``base.moderate_witness``) and the failure boundary on the
+    path to it (``base.failure_boundary``); see :mod:`fltheory.claims.moderate`."""
+    space = claim.space
+    assert space is not None
+    rng = generator(seed, f"claims/{claim.id}/moderate")
+    budget = max(MODERATE_MIN, int(MODERATE_SHARE * min(max_evals, 10**6)))
+    deadline = time.perf_counter() + (MODERATE_SHARE * seconds if seconds else math.inf)
+    tol = claim.tolerance
+
+    def evaluate(inst: Instance) -> float | None:
+        if time.perf_counter() >= deadline:
+            raise _OutOfBudget
+        return search.margin(inst)
+
+    moderate = ModerateSearch(space, evaluate, tol, budget)
+    try:
+        best, holding = moderate.run([worst, *search.violations], rng)
+    except _OutOfBudget:
+        best, holding = None, []
+    if best is None or extremeness(space, best) <= extremeness(space, worst):
+        best = worst
+    floor = 0.5 * extremeness(space, best)
+
+    def still_moderate(cand: Instance) -> bool:
+        if extremeness(space, cand) < floor:
+            return False
+        value = search.margin(cand)
+        if value is None or not value < -tol:
+            return False
+        return claim.exact is None or float(claim.exact(cand)[0]) < 0
+
+    try:
+        if not still_moderate(best):
+            best = worst
+        best = shrink(claim, best, still_moderate, SHRINK_EVALS)
+        margin = search.margin(best)
+        exact = claim.exact(best) if claim.exact is not None else None
+    except CANDIDATE_ERRORS as exc:
+        base.message = f"no moderate witness: {decline_reason(exc)}"
+        return
+    if margin is None or (exact is not None and not float(exact[0]) < 0):
+        base.message = "no moderate witness was confirmed"
+        return
+    base.moderate_witness = {
+        "instance": jsonable_instance(best),
+        "margin": margin,
+        "exact_margin": None if exact is None else float(exact[0]),
+        "exact_verified": None if exact is None else exact[1],
+        "extremeness": extremeness(space, best),
+        "paper": _explain(claim, best),
+    }
+    try:
+        boundary = failure_boundary(
+            space, search.margin, tol, best, [*search.holding, *holding], rng
+        )
+    except CANDIDATE_ERRORS:
+        boundary = None
+    if boundary is not None:
+        base.failure_boundary = {
+            "t": boundary["t"],
+            "holding": jsonable_instance(boundary["holding"]),
+            "before": jsonable_instance(boundary["before"]),
+            "at": jsonable_instance(boundary["at"]),
+            "margin_before": boundary["margin_before"],
+            "margin_at": boundary["margin_at"],
+            "at_paper": _explain(claim, boundary["at"]),
+        }
 
 
 def _violated(search: _Search) -> bool:
@@ -417,6 +609,7 @@ def _confirm(
 def _error(base: Verdict, search: _Search, start: float, exc: Exception) -> Verdict:
     base.verdict = "error"
     base.evaluations, base.skipped = search.evaluations, search.skipped
+    base.declined = dict(search.declined)
     base.message = f"{type(exc).__name__}: {exc}"
     return _finish(base, start)
 
