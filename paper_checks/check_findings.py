@@ -48,11 +48,15 @@ def problems_of(claim_id: str, seed: int, show: bool) -> list[str]:
     verdict = falsify(claim, seed=seed)
     record = verdict.to_dict()
     out: list[str] = []
-    print(f"{claim_id}: {verdict.verdict} ({verdict.evaluations} evaluations, "
-          f"{verdict.seconds:.1f} s)", flush=True)  # fmt: skip
+    print(
+        f"{claim_id}: {verdict.verdict} ({verdict.evaluations} evaluations, "
+        f"{verdict.seconds:.1f} s)",
+        flush=True,
+    )
     if verdict.verdict != (claim.expected or verdict.verdict):
-        out.append(f"{claim_id}: expected {claim.expected}, got {verdict.verdict} "
-                   f"({verdict.message})")  # fmt: skip
+        out.append(
+            f"{claim_id}: expected {claim.expected}, got {verdict.verdict} ({verdict.message})"
+        )
     if verdict.verdict != "refuted":
         return out
     if claim.reading is None:
@@ -64,13 +68,16 @@ def problems_of(claim_id: str, seed: int, show: bool) -> list[str]:
     if moderate is None:
         out.append(f"{claim_id}: no moderate witness ({verdict.message})")
     else:
-        print(f"  moderate witness (extremeness {moderate['extremeness']:.3g}, worst "
-              f"{verdict.extremeness:.3g}): {moderate['instance']}")  # fmt: skip
+        print(
+            f"  moderate witness (extremeness {moderate['extremeness']:.3g}, worst "
+            f"{verdict.extremeness:.3g}): {moderate['instance']}"
+        )
     if show and claim.explain is not None and moderate is not None:
         import numpy as np
 
-        inst = {k: np.asarray(v) if isinstance(v, list) else v
-                for k, v in moderate["instance"].items()}  # fmt: skip
+        inst = {
+            k: np.asarray(v) if isinstance(v, list) else v for k, v in moderate["instance"].items()
+        }
         print(claim.explain(inst).text("    "))
     if claim.finding.cls not in ERRATA_CLASSES:
         return out
@@ -89,8 +96,10 @@ def problems_of(claim_id: str, seed: int, show: bool) -> list[str]:
         return out
     done = run_script(script)
     if done.returncode != 0:
-        out.append(f"{claim_id}: the errata script exits {done.returncode}: "
-                   f"{(done.stdout + done.stderr).strip().splitlines()[-3:]}")  # fmt: skip
+        out.append(
+            f"{claim_id}: the errata script exits {done.returncode}: "
+            f"{(done.stdout + done.stderr).strip().splitlines()[-3:]}"
+        )
     else:
         print("  script: " + " | ".join(done.stdout.strip().splitlines()))
     return out

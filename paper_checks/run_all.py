@@ -4,7 +4,8 @@ The statements, their instance spaces, margins and expected verdicts live in
 ``fltheory/claims/papers/`` (one source of truth per claim); ``fltheory check ID`` searches one of
 them. This script runs them all, paper by paper, writes the ``fltheory check --json`` object of
 the whole run to ``docs/check_results.json`` (with the wall time of each paper) and regenerates
-the README's table of findings from it (:mod:`fltheory.claims.errata`).
+the README's table of findings, the errata scripts and the per-paper errata reports under
+``docs/errata/`` from it (:mod:`fltheory.claims.errata`).
 
     python paper_checks/run_all.py [--paper P ...] [--seed K] [--no-readme]
 
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS
 from fltheory.claims.claim import PAPERS
-from fltheory.claims.errata import update_readme
+from fltheory.claims.errata import update_readme, write_errata
 from fltheory.claims.run import CheckReport, check, unexpected_verdicts
 from fltheory.jsonable import to_jsonable
 from fltheory.provenance import provenance
@@ -71,6 +72,8 @@ def main() -> int:
         readme = ROOT / "README.md"
         write_atomic(readme, update_readme(readme.read_text(), result))
         print(f"updated the table of findings in {readme}")
+        written = write_errata(result, ROOT / "docs" / "errata")
+        print(f"wrote {len(written)} errata files under docs/errata/")
     for line in unexpected:
         print(f"unexpected verdict: {line}", file=sys.stderr)
     return 1 if unexpected else 0

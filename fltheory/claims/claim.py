@@ -17,14 +17,10 @@ from fltheory.claims.finding import Finding, Reading
 from fltheory.claims.space import Instance, Space
 from fltheory.config.schema import suggest
 from fltheory.errors import InputError
+from fltheory.papers import PAPER_TABLE
 
-#: Paper ids and the seed file each refers to (see ``../shared/seeds/README.md``).
-PAPERS = {
-    "cafed": "002_2f28135276b05638.txt",
-    "cafed-infocom": "001_4d8faa0e7730b5d7.txt",
-    "fedpbc": "004_7f83552c6af82f79.txt",
-    "fedar": "003_7bfc4ba284d104ce.txt",
-}
+#: Paper ids and the seed file each refers to (from :data:`fltheory.papers.PAPER_TABLE`).
+PAPERS = {paper.id: paper.seed_file for paper in PAPER_TABLE.values()}
 
 #: An exact re-evaluation of a margin: (value, method), e.g. (Fraction(-1, 3), "exact rationals").
 ExactMargin = tuple[Fraction | float, str]

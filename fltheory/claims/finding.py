@@ -28,6 +28,14 @@ SEVERITIES = ("result", "step")
 #: Classes that are findings about the paper (the errata); ``literal`` is not one.
 ERRATA_CLASSES = ("error", "typo", "version")
 
+#: Section titles of the table, by (class, severity).
+GROUPS = (
+    (("error", "result"), "Errors: a result's conclusion fails under the paper's hypotheses"),
+    (("error", "step"), "Errors in proof steps"),
+    (("typo", None), "Typos: the printed form fails, the intended form holds"),
+    (("version", None), "Version differences: holds in one version of the paper, fails in another"),
+)
+
 
 @dataclass(frozen=True)
 class Hypothesis:

@@ -2,9 +2,12 @@
 
 ``fltheory check --list`` lists the registered claims; ``fltheory check [ID ...] [--paper P]``
 runs the falsifier (:mod:`fltheory.claims.falsifier`) on each and prints ID, location, verdict,
-worst margin and evaluations — or, with ``--json``, one object ``{"claims": [...],
-"summary": {...}}``. ``--out DIR`` also writes ``check.json`` and ``check.csv`` atomically with a
-manifest and provenance.
+the finding's class, worst margin and evaluations — or, with ``--json``, one object
+``{"claims": [...], "summary": {...}}``. ``--explain`` prints, per claim, its reading and
+finding and the witnesses in the paper's own quantities with both sides evaluated. ``--out DIR``
+also writes ``check.json`` and ``check.csv`` atomically with a manifest and provenance;
+``--paper P --report DIR`` writes the paper's errata report (Markdown, HTML, verification
+scripts).
 """
 
 import csv
@@ -67,6 +70,74 @@ def _margin(value: float | None) -> str:
     return "—" if value is None else f"{value:.3g}"
 
 
+def _finding_text(v: dict[str, Any]) -> str:
+    finding = v.get("finding")
+    if not finding:
+        return ""
+    return finding["class"] + (f" ({finding['severity']})" if finding.get("severity") else "")
+
+
+#: Console options for derivations: no markup, no highlighting, no wrapping.
+PLAIN: dict[str, Any] = {"highlight": False, "markup": False, "soft_wrap": True}
+
+
+def _explain(report: dict[str, Any]) -> None:
+    """Per claim: where, statement, reading, finding, and the witnesses in the paper's
+    quantities with both sides evaluated (the derivation step by step)."""
+    from fltheory.claims.errata_report import _explanation_lines
+
+    out = console()
+    for v in report["claims"]:
+        out.print(f"[bold]{v['id']}[/] — {v['verdict']}", highlight=False)
+        out.print(f"  where: {v['source']}", **PLAIN)
+        out.print(f"  statement: {v['statement']}", **PLAIN)
+        reading = v.get("reading") or {}
+        if reading.get("interpretation"):
+            out.print(f"  reading: {reading['interpretation']}", **PLAIN)
+        finding = v.get("finding")
+        if finding:
+            tail = f" (intended: {finding['intended']})" if finding.get("intended") else ""
+            out.print(
+                f"  finding: {_finding_text(v)} — {finding['why']}{tail}",
+                **PLAIN,
+            )
+        if v["verdict"] == "not_executable":
+            out.print(f"  why not executable: {v['message']}", **PLAIN)
+        moderate = v.get("moderate_witness") or {}
+        sections = []
+        if moderate.get("paper"):
+            sections.append(
+                (
+                    f"least extreme counterexample (extremeness {moderate['extremeness']:.2g})",
+                    moderate["paper"],
+                )
+            )
+        boundary = v.get("failure_boundary") or {}
+        if boundary.get("at_paper"):
+            sections.append(
+                (
+                    f"where it starts to fail (t = {boundary['t']:.4g} of the path from a holding "
+                    "instance)",
+                    boundary["at_paper"],
+                )
+            )
+        if v.get("witness_paper"):
+            label = "worst counterexample" if v["verdict"] == "refuted" else "closest instance"
+            sections.append((label, v["witness_paper"]))
+        elif v.get("instance"):
+            sections.append(("worst instance (internal coordinates)", None))
+        for title, paper in sections:
+            out.print(f"  {title}:", **PLAIN)
+            lines = _explanation_lines(paper) if paper else [str(v["instance"])]
+            for line in lines:
+                out.print(f"    {line}", **PLAIN)
+        if v.get("declined"):
+            total = sum(v["declined"].values())
+            top = next(iter(v["declined"]))
+            out.print(f"  declined instances: {total} (most often: {top})", **PLAIN)
+        out.print("")
+
+
 def _print(report: dict[str, Any]) -> None:
     styles = {"refuted": "bold red", "error": "bold magenta", "holds": "green"}
     rows = []
@@ -80,6 +151,7 @@ def _print(report: dict[str, Any]) -> None:
                 v["id"],
                 location,
                 Text(verdict, style=styles.get(v["verdict"], "dim")),
+                _finding_text(v),
                 _margin(v["worst_margin"]),
                 str(v["evaluations"]),
             )
@@ -92,6 +164,7 @@ def _print(report: dict[str, Any]) -> None:
             Col("id", atomic=True),
             Col("where"),
             Col("verdict"),
+            Col("finding"),
             Col("worst margin", numeric=True),
             Col("evals", numeric=True),
         ],
@@ -106,8 +179,13 @@ def _print(report: dict[str, Any]) -> None:
         + (f" ({rate:,.0f} per second)" if rate else "")
     )
     for v in report["claims"]:
-        if v["verdict"] == "error":
-            out.print(f"[magenta]error in {v['id']}:[/] {v['message']}")
+        if v["verdict"] in ("error", "inconclusive"):
+            out.print(f"[magenta]{v['verdict']} in {v['id']}:[/] {v['message']}")
+    if any(v.get("finding") for v in report["claims"]):
+        out.print(
+            "finding: error (result/step), typo, version — about the paper; literal — an "
+            "unintended reading, not a finding. --explain shows the witnesses in the paper's terms."
+        )
 
 
 def _write(out_dir: Path, report: dict[str, Any], overwrite: bool) -> list[Path]:
@@ -136,6 +214,41 @@ def _write(out_dir: Path, report: dict[str, Any], overwrite: bool) -> list[Path]
 #: Most evaluations per claim accepted by ``--budget`` (the defaults are a few thousand; 10⁷
 #: already takes hours for the slowest claims).
 MAX_BUDGET = 10**7
+#: Longest time cap per claim accepted by ``--seconds`` (one day).
+MAX_SECONDS = 86_400.0
+REPORT_FILES = ("report.md", "report.html", "check.json")
+
+
+def _write_report(out_dir: Path, report: dict[str, Any], paper: str, overwrite: bool) -> list[Path]:
+    """The paper's errata report, its verification scripts and the check object, written into
+    ``out_dir`` with a manifest (the same result-folder rules as ``--out``)."""
+    from fltheory.atomic import prepare_result_dir, write_atomic, write_manifest
+    from fltheory.claims.claim import CLAIMS
+    from fltheory.claims.errata_report import paper_report_html, paper_report_markdown
+    from fltheory.claims.errata_script import errata_script
+    from fltheory.claims.finding import ERRATA_CLASSES
+    from fltheory.jsonable import to_jsonable
+    from fltheory.provenance import provenance
+
+    payload = to_jsonable(report)
+    scripts = {}
+    for v in payload["claims"]:
+        finding = v.get("finding") or {}
+        claim = CLAIMS.get(v["id"])
+        if v["verdict"] == "refuted" and finding.get("class") in ERRATA_CLASSES and claim.verify:
+            scripts[v["id"].split(":", 1)[1] + ".py"] = errata_script(v, claim.verify)
+    names = [*REPORT_FILES, *sorted(scripts)]
+    directory = prepare_result_dir(out_dir, overwrite=overwrite, owned=tuple(names))
+    write_manifest(directory, [], status="in_progress")
+    write_atomic(directory / "report.md", paper_report_markdown(payload, paper))
+    write_atomic(directory / "report.html", paper_report_html(payload, paper))
+    write_atomic(directory / "check.json", json.dumps(payload, indent=2) + "\n")
+    for name, text in scripts.items():
+        write_atomic(directory / name, text)
+    s = report["summary"]
+    record = provenance(seed=s["seed"], budget=s["budget"], paper=paper)
+    write_manifest(directory, names, status="complete", provenance=record)
+    return [directory / name for name in names]
 
 
 @app.command("check")
@@ -159,10 +272,28 @@ def check_command(
     out: Annotated[
         Path | None, typer.Option(help="Folder for check.json, check.csv and a manifest.")
     ] = None,
-    overwrite: Annotated[bool, typer.Option(help="Replace a complete result in --out.")] = False,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace a complete result in --out / --report.")
+    ] = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Print each claim's reading, finding and witnesses in the paper's quantities.",
+        ),
+    ] = False,
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="With --paper: write that paper's errata report (report.md, report.html, "
+            "verification scripts) into this folder.",
+        ),
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Search each claim of the papers for a counterexample: refuted, holds, or error."""
+    """Search each claim of the papers for a counterexample: refuted (with the finding's class),
+    holds, inconclusive, or error."""
     from fltheory.claims.claim import CLAIMS
 
     if list_only:
@@ -172,8 +303,14 @@ def check_command(
         return
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise InputError(f"--budget must lie in 1..{MAX_BUDGET:.0e} evaluations, got {budget}")
-    if seconds is not None and not seconds > 0:
-        raise InputError(f"--seconds must be > 0, got {seconds}")
+    if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+        raise InputError(
+            f"--seconds must be a number of seconds in (0, {MAX_SECONDS:.0f}], got {seconds}"
+        )
+    if report_dir is not None and paper is None:
+        raise InputError("--report writes one paper's errata report: give --paper too")
+    if explain and json_out:
+        raise InputError("--explain prints text; --json already carries every explanation")
     if seed < 0:
         raise InputError(f"--seed must be >= 0, got {seed}")
     claims = CLAIMS.select(ids or None, paper=paper)
@@ -183,6 +320,10 @@ def check_command(
         from fltheory.atomic import prepare_result_dir
 
         prepare_result_dir(out, overwrite=overwrite, owned=OUT_FILES)
+    if report_dir is not None:
+        from fltheory.atomic import prepare_result_dir
+
+        prepare_result_dir(report_dir, overwrite=overwrite, owned=REPORT_FILES)
     from fltheory.claims.run import check
 
     chosen_budget: int | str | None = budget if budget is not None else "default"
@@ -207,9 +348,19 @@ def check_command(
 
             result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed, progress=tick)
     report = result.to_dict()
+    files: list[Path] = []
     if out is not None:
-        report["files"] = [str(p) for p in _write(out, report, overwrite)]
+        files += _write(out, report, overwrite)
+    if report_dir is not None:
+        assert paper is not None
+        files += _write_report(report_dir, report, paper, overwrite)
+    if files:
+        report["files"] = [str(p) for p in files]
     if json_out:
         emit_json(report)
+    elif explain:
+        _explain(report)
     else:
         _print(report)
+    if report_dir is not None and not json_out:
+        console().print(f"errata report: {report_dir / 'report.html'}")

@@ -7,7 +7,25 @@ import pytest
 import fltheory.claims.claim as claim_module
 from fltheory.claims import Claim, Real, Source, Space
 from fltheory.claims.claim import ClaimRegistry
+from fltheory.claims.explain import Explanation, Quantity, Step, dec
+from fltheory.claims.finding import Finding, Reading
 from fltheory.cli.app import main
+
+
+def _explain_square(inst):
+    x = dec(inst["x"])
+    return Explanation(
+        quantities=(Quantity("x", "the point", x),),
+        lhs=Step("x²", "x·x", x * x),
+        relation="≥",
+        rhs=Step("x", "x", x),
+        holds=x * x >= x,
+        verify_args={"x": x},
+    )
+
+
+def _verify_square(x):
+    return {"lhs": x * x, "rhs": x, "holds": x * x >= x}
 
 
 @pytest.fixture
@@ -31,6 +49,10 @@ def planted(monkeypatch):
             Space([Real("x", 0.0, 2.0)]),
             margin=lambda i: i["x"] ** 2 - i["x"],
             expected="refuted",
+            reading=Reading("x² ≥ x for x in (0, 2)", interpretation="as printed"),
+            finding=Finding("error", "fails on (0, 1)", severity="result"),
+            explain=_explain_square,
+            verify=_verify_square,
         )
     )
     reg.add(Claim("fedpbc:prose", Source("fedpbc", "§3", "Remark 9"), "FL helps",
@@ -87,7 +109,12 @@ def test_out_writes_results_with_a_manifest(planted, tmp_path, capsys):
         (["check", "fedpbc:flase"], "did you mean 'fedpbc:false'"),
         (["check", "--paper", "fedpba"], "unknown paper 'fedpba'"),
         (["check", "--budget", "0"], "--budget must lie in 1.."),
-        (["check", "--seconds", "-1"], "--seconds must be > 0"),
+        (["check", "--seconds", "-1"], "--seconds must be a number of seconds in (0, 86400]"),
+        (["check", "--seconds", "inf"], "--seconds must be a number of seconds in (0, 86400]"),
+        (["check", "--seconds", "1e300"], "--seconds must be a number of seconds in (0, 86400]"),
+        (["check", "--seconds", "nan"], "--seconds must be a number of seconds in (0, 86400]"),
+        (["check", "--report", "r"], "--report writes one paper's errata report: give --paper"),
+        (["check", "--explain", "--json"], "--explain prints text"),
         (["check", "--list", "fedar:true"], "--list takes no claim ids"),
     ],
 )
@@ -95,3 +122,44 @@ def test_bad_input_is_one_line_exit_2(planted, capsys, argv, fragment):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and fragment in err[0]
+
+
+def test_json_carries_the_finding_and_a_moderate_witness(planted, capsys):
+    assert main(["check", "fedpbc:false", "--json", "--budget", "300"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)["claims"]
+    assert record["finding"] == {"class": "error", "severity": "result", "why": "fails on (0, 1)"}
+    assert record["reading"]["quote"] == "x² ≥ x for x in (0, 2)"
+    moderate = record["moderate_witness"]
+    # the violations are x in (0, 1): the most moderate one is in the middle of (0, 2)'s lower half
+    assert 0.0 < moderate["instance"]["x"] < 1.0 and moderate["extremeness"] >= 0.2
+    assert moderate["paper"]["holds"] is False and moderate["paper"]["verify_args"]["x"]
+    boundary = record["failure_boundary"]
+    assert boundary is not None and abs(boundary["at"]["x"] - 1.0) < 1e-6  # x² = x at x = 1
+
+
+def test_explain_prints_the_derivation(planted, capsys):
+    assert main(["check", "fedpbc:false", "--explain", "--budget", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "finding: error (result) — fails on (0, 1)" in out
+    assert "is FALSE: the statement fails here" in out
+    assert "least extreme counterexample" in out
+
+
+def test_report_writes_the_papers_errata_and_scripts(planted, tmp_path, capsys):
+    out = tmp_path / "errata"
+    argv = ["check", "--paper", "fedpbc", "--budget", "300", "--report", str(out)]
+    assert main(argv) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
+    assert sorted(f["name"] for f in manifest["files"]) == [
+        "check.json",
+        "false.py",
+        "report.html",
+        "report.md",
+    ]
+    assert "fedpbc:false" in (out / "report.md").read_text()
+    namespace = {"__name__": "__main__"}
+    with pytest.raises(SystemExit) as done:
+        exec((out / "false.py").read_text(), namespace)
+    assert done.value.code == 0  # the script reproduces the failure
+    assert main(argv) == 2  # a complete report is not replaced without --overwrite
