@@ -15,7 +15,18 @@ U = ["--u", "examples/u_ten_clients.csv"]
 CHAIN_CLIENTS = ",".join(["0.2:0.9"] * 5 + ["0.9:0.9"] * 5)
 #: Maps keyed by data (algorithm labels, setup names, a claim's own parameters): their keys are
 #: not part of the schema, their values are.
-DATA_KEYED = {"algorithms", "setups", "requires", "instance", "verdicts"}
+DATA_KEYED = {
+    "algorithms",
+    "setups",
+    "requires",
+    "instance",
+    "verdicts",
+    "declined",
+    "verify_args",
+    "holding",
+    "before",
+    "at",
+}
 
 COMMANDS = [
     ["chain", "--client", "0.9:0.5", "--client", "0.1:0.9"],

@@ -36,6 +36,7 @@ from fltheory.markov.validate import (
     exclusion_mask,
     to_rational_matrix,
 )
+from fltheory.reprs import array_literal, call_literal
 
 if TYPE_CHECKING:  # heavy (scipy, sympy, mpmath): imported where a method needs them
     from fltheory.markov.jordan import JordanData
@@ -118,6 +119,28 @@ class MarkovChain:
         self._S = None if state_clients is None else _state_map(state_clients, M, n_clients)
         self._rational: Any = None  # a sympy.Matrix of the exact entries, when given
         self._jordan: dict[bool | None, JordanData] = {}
+
+    def __repr__(self) -> str:
+        """Source that rebuilds the chain (pasteable from a failing property test); a chain
+        built from exact entries is shown with them.
+
+        >>> MarkovChain([[0.5, 0.5], [0.3, 0.7]], [[], [0]])
+        MarkovChain(P=[[0.5, 0.5], [0.3, 0.7]], state_clients=[[], [0]], n_clients=1)
+        >>> MarkovChain.from_rational([["1/3", "2/3"], ["1/2", "1/2"]])
+        MarkovChain.from_rational([['1/3', '2/3'], ['1/2', '1/2']])
+        """
+        states = None
+        if self._S is not None:
+            states = repr([np.flatnonzero(row).tolist() for row in self._S])
+        n = None if self._S is None else str(self._S.shape[1])
+        if self._rational is not None:
+            rows = [[str(x) for x in self._rational.row(i)] for i in range(self._rational.rows)]
+            inner = call_literal("", [("state_clients", states), ("n_clients", n)])[1:-1]
+            return f"MarkovChain.from_rational({rows!r}{', ' + inner if inner else ''})"
+        return call_literal(
+            "MarkovChain",
+            [("P", array_literal(self._P)), ("state_clients", states), ("n_clients", n)],
+        )
 
     @classmethod
     def from_rational(

@@ -18,6 +18,7 @@ from fltheory.markov.product import ProductChain
 from fltheory.markov.spectrum import DEFAULT_MIX_EPS, MixingTimeBounds
 from fltheory.markov.two_state import check_two_state
 from fltheory.markov.validate import exclusion_mask
+from fltheory.reprs import array_literal, call_literal
 
 
 class ClusteredChain:
@@ -65,6 +66,26 @@ class ClusteredChain:
         self._client_ids = client_arr
         for arr in (self._assign, self._client_ids):
             arr.setflags(write=False)
+
+    def __repr__(self) -> str:
+        """Source that rebuilds the chain (pasteable from a failing property test).
+
+        >>> ClusteredChain([0.9, 0.2], [0.5, 0.0], [0, 0, 1])
+        ClusteredChain(pi=[0.9, 0.2], lambda2=[0.5, 0.0], assignment=[0, 0, 1])
+        """
+        clusters = self._clusters
+        default_clients = np.array_equal(self._client_ids, np.arange(self._assign.size))
+        default_clusters = np.array_equal(clusters.client_ids, np.arange(clusters.n_clients))
+        return call_literal(
+            "ClusteredChain",
+            [
+                ("pi", array_literal(clusters.client_availability)),
+                ("lambda2", array_literal(clusters.lambda2)),
+                ("assignment", array_literal(self._assign)),
+                ("client_ids", None if default_clients else array_literal(self._client_ids)),
+                ("cluster_ids", None if default_clusters else array_literal(clusters.client_ids)),
+            ],
+        )
 
     # --- sizes and maps --------------------------------------------------------------------
     @property

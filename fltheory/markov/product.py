@@ -36,6 +36,7 @@ from fltheory.markov.two_state import (
     two_state_params,
 )
 from fltheory.markov.validate import exclusion_mask
+from fltheory.reprs import array_literal, call_literal
 
 #: Largest N for which ``n_states`` is an exact int (2^62 fits a signed 64-bit integer).
 MAX_EXACT_STATES_LOG2 = 62
@@ -74,6 +75,24 @@ class ProductChain:
         for arr in (pi_arr, lam_arr, ids):
             arr.setflags(write=False)
         self._pi, self._lambda2, self._ids = pi_arr, lam_arr, ids
+
+    def __repr__(self) -> str:
+        """Source that rebuilds the chain (pasteable from a failing property test).
+
+        >>> ProductChain([0.5, 0.25], [0.1, 0.0])
+        ProductChain(pi=[0.5, 0.25], lambda2=[0.1, 0.0])
+        >>> ProductChain([0.5, 0.25], [0.1, 0.0]).exclude([0])
+        ProductChain(pi=[0.25], lambda2=[0.0], client_ids=[1])
+        """
+        default = np.array_equal(self._ids, np.arange(self._pi.size))
+        return call_literal(
+            "ProductChain",
+            [
+                ("pi", array_literal(self._pi)),
+                ("lambda2", array_literal(self._lambda2)),
+                ("client_ids", None if default else array_literal(self._ids)),
+            ],
+        )
 
     @classmethod
     def from_matrices(cls, P: Any) -> "ProductChain":

@@ -16,6 +16,7 @@ from fltheory import checks
 from fltheory.errors import AssumptionViolation, InputError, NumericalError
 from fltheory.optimize.guidelines import unbiased_weights
 from fltheory.problems.constants import ProblemConstants
+from fltheory.reprs import array_literal, call_literal
 
 #: Relative asymmetry tolerated in H_k before it is rejected (then symmetrised).
 SYMMETRY_RTOL = 1e-10
@@ -92,6 +93,20 @@ class QuadraticProblem:
             arr.setflags(write=False)
         self.u, self.H, self.c = u_arr, h_arr, c_arr
         self.alpha, self.pi, self.q = alpha_arr, pi_arr, q_arr
+
+    def __repr__(self) -> str:
+        """Source that rebuilds the problem (pasteable from a failing property test).
+
+        >>> QuadraticProblem([[0.0], [2.0]], [[[1.0]], [[1.0]]], 0.0, [0.5, 0.5], [1.0, 0.5])
+        QuadraticProblem(u=[[0.0], [2.0]], H=[[[1.0]], [[1.0]]], c=[0.0, 0.0], ...)
+        """
+        return call_literal(
+            "QuadraticProblem",
+            [
+                (name, array_literal(getattr(self, name)))
+                for name in ("u", "H", "c", "alpha", "pi", "q")
+            ],
+        )
 
     @classmethod
     def from_diagonal(
