@@ -189,6 +189,12 @@ def report_blocks(results: dict[str, Any], paper: str) -> list[Block]:
                 ],
             )
         )
+    unclassified = [v for v in refuted if not v.get("finding")]
+    if unclassified:
+        blocks.append(Block("h2", f"Refuted, not yet classified ({len(unclassified)})"))
+        blocks.append(
+            Block("ul", items=[f"`{v['id']}` — {_flat(v['statement'])}" for v in unclassified])
+        )
     holds = [v for v in mine if v["verdict"] == "holds"]
     if holds:
         blocks.append(Block("h2", f"Statements checked and found to hold ({len(holds)})"))
