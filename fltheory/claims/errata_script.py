@@ -14,8 +14,11 @@ it holds there.
 from __future__ import annotations
 
 import ast
+import builtins
+import dis
 import inspect
 import textwrap
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -44,9 +47,9 @@ def standalone_source(verify: Callable[..., Any]) -> str:
         raise NotStandalone(f"{verify.__name__}: the source must be one function definition")
     if func.decorator_list:
         raise NotStandalone(f"{verify.__name__}: no decorators")
-    closure = inspect.getclosurevars(verify)
-    if closure.globals or closure.nonlocals:
-        names = sorted({*closure.globals, *closure.nonlocals})
+    outside = sorted(_global_loads(verify.__code__) - set(dir(builtins)))
+    if outside or verify.__closure__:
+        names = outside or sorted(verify.__code__.co_freevars)
         raise NotStandalone(f"{verify.__name__} uses names from outside its body: {names}")
     for node in ast.walk(func):
         if isinstance(node, ast.Import):
@@ -61,6 +64,20 @@ def standalone_source(verify: Callable[..., Any]) -> str:
                 f"{verify.__name__} imports {bad}; allowed: {sorted(ALLOWED_IMPORTS)}"
             )
     return source
+
+
+def _global_loads(code: types.CodeType) -> set[str]:
+    """Names the code (and the functions and comprehensions inside it) reads as globals: the
+    bytecode's LOAD_GLOBAL/LOAD_NAME, not attribute or imported-module names."""
+    names = {
+        str(ins.argval)
+        for ins in dis.get_instructions(code)
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")
+    }
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_loads(const)
+    return names
 
 
 def script_name(claim_id: str) -> str:
