@@ -400,7 +400,9 @@ def _table3_explain(inst: Instance) -> Explanation:
 def _verify_table3(rows, names, clients):
     """Whether one convention Var = c·std² (c = 1, (N − 1)/N or N/(N − 1)) fits every row of
     Table 3, each printed number read as ± half a unit of its last digit: exact rationals."""
-    from fractions import Fraction
+    import fractions
+
+    Fraction = fractions.Fraction
 
     def half_unit(text):
         return Fraction(1, 2 * 10 ** (len(text.split(".")[1]) if "." in text else 0))

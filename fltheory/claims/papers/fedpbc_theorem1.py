@@ -348,12 +348,6 @@ _register(
 )  # fmt: skip
 
 
-def _d10(log10_value: float) -> float:
-    """10^x as the decimal of 12 significant digits (so that the instance is an exact decimal
-    a reader can check, and 10^log10(0.2) is 0.2, not 0.20000000000000004)."""
-    return float(f"{10.0**log10_value:.12g}")
-
-
 def _mp_dec(value: Any) -> Any:
     """The exact decimal of a float (or a Fraction) as an mpmath number at the working
     precision."""
@@ -364,8 +358,8 @@ def _mp_dec(value: Any) -> Any:
 
 
 def _stepsize_params(inst: Instance) -> tuple[int, float, float, float]:
-    """(s, L, ρ, β²) of an instance (L and ρ searched in log₁₀, as exact 12-digit decimals)."""
-    return int(inst["s"]), _d10(inst["log_L"]), _d10(inst["log_rho"]), float(inst["beta"]) ** 2
+    """(s, L, ρ, β²) of an instance."""
+    return int(inst["s"]), float(inst["L"]), float(inst["rho"]), float(inst["beta"]) ** 2
 
 
 def _stepsize_margin_at(inst: Instance, root2rho: bool) -> float:
@@ -478,18 +472,22 @@ def _stepsize_intended_exact(inst: Instance) -> ExactMargin:
     return _stepsize_exact_at(inst, root2rho=True)
 
 
-def _stepsize_simplify(inst: Instance) -> list[Instance]:
-    """L and ρ rounded to 1 or 2 significant digits (in the paper's numbers, not their
-    logarithms), β to 0 or one digit: witnesses a reader can check."""
+def _short_decimals(x: float) -> list[float]:
+    """x rounded down and up to 1 and 2 significant digits (positive x)."""
     out = []
     for digits in (1, 2):
-        cand = dict(inst)
-        for key in ("log_L", "log_rho"):
-            cand[key] = math.log10(float(f"{_d10(inst[key]):.{digits}g}"))
-        out.append(cand)
-    out.append({**inst, "beta": 0.0})
-    out.append({**inst, "beta": float(f"{inst['beta']:.1g}")})
-    return out
+        scale = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+        out += [float(f"{math.floor(x / scale) * scale:.{digits}g}"),
+                float(f"{math.ceil(x / scale) * scale:.{digits}g}")]  # fmt: skip
+    return [v for v in dict.fromkeys(out) if v > 0]
+
+
+def _stepsize_simplify(inst: Instance) -> list[Instance]:
+    """L and ρ rounded down or up to 1–2 significant digits, with β = 0: the generic moves
+    round to the nearest value only, which often leaves the (narrow) violation region."""
+    return [{**inst, "L": L, "rho": rho, "beta": 0.0}
+            for L in _short_decimals(float(inst["L"]))
+            for rho in _short_decimals(float(inst["rho"]))]  # fmt: skip
 
 
 def _stepsize_explain(inst: Instance) -> Explanation:
@@ -584,8 +582,8 @@ _register(
     "η_max(Thm 1) ≤ η_max(Lemma 5).",
     space=Space([
         Integer("s", 1, 100),
-        Real("log_L", -4.0, 4.0, closed=(True, True), special=(0.0,)),
-        Real("log_rho", -12.0, 0.0, closed=(True, False), special=(-2.0,)),
+        Real("L", 0.0, 10.0, closed=(False, True), special=(0.1, 1.0)),
+        Real("rho", 0.0, 1.0, special=(0.01, 0.5)),
         Real("beta", 0.0, 10.0, closed=(True, True), special=(0.0, 1.0)),
     ]),
     margin=_stepsize_margin, exact=_stepsize_exact, tolerance=1e-12, expected="refuted",
@@ -598,9 +596,10 @@ _register(
         hypotheses=(
             Hypothesis("Theorem 1's step-size condition (l.251)", "η = the largest η meeting "
                        "every printed cap (bisection; κ depends on η)"),
-            Hypothesis("ρ ∈ [0, 1) (Lemma 1: c > 0)", "ρ ∈ [1e-12, 1), realisable with m = 2 "
+            Hypothesis("ρ ∈ [0, 1) (Lemma 1: c > 0)", "ρ ∈ (0, 1), realisable with m = 2 "
                        "clients, ρ = 1 − p₁p₂"),
-            Hypothesis("s ≥ 1, L > 0, β ≥ 0", "s ≤ 100, L ∈ [1e-4, 1e4], β ∈ [0, 10]"),
+            Hypothesis("s ≥ 1, L > 0, β ≥ 0", "s ≤ 100, L ∈ (0, 10], β ∈ [0, 10] (violations "
+                       "need L ≲ 4: wider ranges only add holding instances)"),
         ),
         interpretation="Theorem 1's proof combines Lemma 4 with Lemma 5, so every η Theorem 1 "
         "admits must satisfy Lemma 5's condition. The claim reads both conditions as printed. "
@@ -622,8 +621,9 @@ _register(
     notes="Both admissible sets are intervals [0, η_max] (every cap is non-increasing in η "
     "through κ); Theorem 1's η_max by bisection, then the margin is min over Lemma 5's caps "
     "of (cap(η_T1) − η_T1)/η_T1 (≥ 0 iff η_T1 is admissible for Lemma 5; a tie on a shared cap "
-    "reports 1e-6 × the slack of Lemma 5's own last cap, to guide the search). L and ρ are "
-    "searched in log₁₀ and used as 12-digit decimals; β linearly (β = 0 allowed). The exact "
+    "reports 1e-6 × the slack of Lemma 5's own last cap, to guide the search). L, ρ and β are "
+    "searched linearly (the descent's logit coordinates reach small ρ), so that shrinking "
+    "rounds them to short decimals. The exact "
     "margin re-evaluates the same at 40 digits (η_T1 by bisection to 2^-100). Violations need "
     "Lemma 5's last cap to bind while Theorem 1's first cap and 1/(ρs³) do not: small ρ, "
     "moderate L, s ≳ 5 — e.g. s = 15, L = 0.2, ρ = 0.01, β = 0.",
@@ -636,8 +636,8 @@ _register(
     "Theorem 1 satisfies Lemma 5's condition.",
     space=Space([
         Integer("s", 1, 100),
-        Real("log_L", -4.0, 4.0, closed=(True, True), special=(0.0,)),
-        Real("log_rho", -12.0, 0.0, closed=(True, False), special=(-2.0,)),
+        Real("L", 0.0, 10.0, closed=(False, True), special=(0.1, 1.0)),
+        Real("rho", 0.0, 1.0, special=(0.01, 0.5)),
         Real("beta", 0.0, 10.0, closed=(True, True), special=(0.0, 1.0)),
     ]),
     margin=_stepsize_intended_margin, exact=_stepsize_intended_exact, tolerance=1e-12,
