@@ -399,24 +399,32 @@ def _table3_explain(inst: Instance) -> Explanation:
 
 def _verify_table3(rows, names, clients):
     """Whether one convention Var = c·std² (c = 1, (N − 1)/N or N/(N − 1)) fits every row of
-    Table 3, each printed number read as ± half a unit of its last digit: exact rationals."""
-    import fractions
+    Table 3, each printed number read as ± half a unit of its last digit. Exact integer
+    arithmetic: a number is a pair (numerator, positive denominator)."""
 
-    Fraction = fractions.Fraction
+    def parse(text, shift):  # the printed number + shift/2 units of its last digit
+        digits = len(text.split(".")[1]) if "." in text else 0
+        return 2 * int(text.replace(".", "")) + shift, 2 * 10**digits
 
-    def half_unit(text):
-        return Fraction(1, 2 * 10 ** (len(text.split(".")[1]) if "." in text else 0))
+    def mul(a, b):
+        return a[0] * b[0], a[1] * b[1]
+
+    def le(a, b):
+        return a[0] * b[1] <= b[0] * a[1]
 
     def fits(std, var, c):  # c·[std ± ½u]² meets [Var ± ½u]
-        s, v = Fraction(std), Fraction(var)
-        lo1, hi1 = c * (s - half_unit(std)) ** 2, c * (s + half_unit(std)) ** 2
-        return min(hi1, v + half_unit(var)) >= max(lo1, v - half_unit(var))
+        lo1, hi1 = (
+            mul(c, mul(parse(std, -1), parse(std, -1))),
+            mul(c, mul(parse(std, 1), parse(std, 1))),
+        )
+        lo2, hi2 = parse(var, -1), parse(var, 1)
+        return le(lo1, hi2) and le(lo2, hi1)
 
     n = clients
-    conventions = [Fraction(1), Fraction(n - 1, n), Fraction(n, n - 1)]
+    conventions = [(1, 1), (n - 1, n), (n, n - 1)]
     fitting = [c for c in conventions if all(fits(std, var, c) for _, std, var in rows)]
     for name, (_, std, var) in zip(names, rows, strict=True):
-        print(name, "fits c =", [str(c) for c in conventions if fits(std, var, c)])
+        print(name, "fits c =", [f"{c[0]}/{c[1]}" for c in conventions if fits(std, var, c)])
     return {"lhs": len(fitting), "rhs": 1, "holds": len(fitting) >= 1}
 
 

@@ -377,6 +377,21 @@ _register(
     ]),
     margin=_prop1_expectation_margin, exact=_prop1_expectation_exact, tolerance=1e-9,
     expected="holds",
+    reading=Reading(
+        quote="Proposition 1. Choose x⁰ = 0 and η_t = η ∈ (0, 1) for all t. For a global "
+        "objective as per Eq. (2), if p_i^t = p_i for all t, under FedAvg with exact local "
+        "gradients lim_{T→∞} x^T = Σ_i p_i u_i [1 + Σ_{j≥2}(−1)^{j+1}(1/j)Σ_{S∈B_j}Π_{z∈S}p_z]"
+        "/(1 − Π_i(1 − p_i)).",
+        hypotheses=(
+            Hypothesis("F_i = ½‖x − u_i‖², x⁰ = 0, η ∈ (0, 1), exact gradients", "d = 1 "
+                       "(coordinate-wise dynamics), u_i ∈ (−1, 1); η and s cancel in the limit"),
+            Hypothesis("static independent links p_i", "p_i ∈ (0, 1], m ≤ 60"),
+        ),
+        interpretation="lim x^T read as lim E[x^T] (x^T is random; the formula is the fixed "
+        "point of the mean recursion, which the appendix's proof computes).",
+        alternatives="Literal lim x^T: fedpbc:prop1-printed (literal); time average: "
+        "fedpbc:prop1-time-average.",
+    ),
     notes="Code path: fltheory.limits.bernoulli.fedavg_weights (certified Gauss rule). Oracle: "
     "the fixed point of the mean recursion by enumerating the 2^m link patterns (m ≤ 12), "
     "else the Poisson-binomial deflation of fltheory.limits.poisson_binomial (an independent "
@@ -824,6 +839,20 @@ _register(
     "every choice of link probabilities.",
     space=FIG2_SPACE, margin=_fig2_xbar_margin, exact=_fig2_xbar_exact, tolerance=1e-10,
     expected="holds",
+    reading=Reading(
+        quote="we plot the distance to the optimum ‖x_PS − x*‖₂ … where x_PS^t ≜ x̄^t in "
+        "Algorithm 2. As illustrated in Fig. 2a, FedPBC is unbiased and converges to the "
+        "global optimum x* in all the combinations of p₀ and p₁.",
+        hypotheses=(
+            Hypothesis("the counterexample F_i = ½‖x − u_i‖² with static p_i (two groups in "
+                       "the figure)", "any static p_i ∈ (0, 1], m ≤ 30, d = 1, exact gradients "
+                       "(η ∈ (0, 1), s ≤ 30): wider than the figure's two groups"),
+        ),
+        interpretation="'Unbiased' as lim E[x̄^t] = x* (the figure plots one run's distance "
+        "after 4000 rounds; with exact gradients x̄ − x* contracts on every path).",
+        alternatives="x_PS read as the aggregated server model: fedpbc:fig2-unbiased-ps "
+        "(literal).",
+    ),
     notes="l.278 defines x_PS := x̄^t, so the figure claims this. Code path "
     "fltheory.limits.fedpbc.fedpbc_limit(...).average; margin −|E[x̄] − x*|/(1 + max|u|); exact: "
     "E[X̄] = γUM(I − (1 − γ)M)⁻¹ solved in rationals with M by enumeration. Stronger: W is "

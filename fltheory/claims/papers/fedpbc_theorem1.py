@@ -341,6 +341,13 @@ _register(
     "With η = c₀√(m/(sT)), (1/T)Σ_{k<T}E‖∇F(x̄^k)‖² → 0 at rate T^(−1/2).",
     space=Space([*THM1_PARAMS, Real("log_c0", -3.0, 2.0, closed=(True, True), special=(0.0,))]),
     margin=_thm1_rate_margin, tolerance=0.0, expected="holds",
+    reading=Reading(
+        quote="Remark 4(2): Theorem 1 says that x̄^t in FedPBC converges to a stationary "
+        "point of F asymptotically … (6) O(1/√(msT) + √(ms/T) + ms/T).",
+        hypotheses=THM1_HYPOTHESES,
+        interpretation="The O-statement's rate: with η = c₀√(m/(sT)) the average squared "
+        "gradient decays as T^(−1/2) (log-log slope between 10T′ and 100T′).",
+    ),
     notes="Exact LHS on the quadratic family of fedpbc:thm1-explicit; margin −0.49 − slope "
     "with slope the log-log slope of the LHS between 10T′ and 100T′, T′ = max(T, "
     "10⁸/(c₀²h²ms)) so that c₀h√(msT) ≫ 1 (→ −1/2 exactly: LHS ≈ "
