@@ -1,6 +1,7 @@
-"""FedAR paper claims (fltheory/claims/papers/fedar.py): hand traces, the limit of FedAR against
-the simulator and an exact constant-step computation, the fast falsifier verdicts, and (slow)
-every claim at its default budget."""
+"""FedAR paper claims (fltheory/claims/papers/fedar.py, fedar_theorems.py): hand traces, the
+limit of FedAR against the simulator, the paper's rule under bounded staleness and an exact
+constant-step computation, the noise formula of Remark 1's reading, Table 3's arithmetic, the
+fast falsifier verdicts, and (slow) every claim at its default budget."""
 
 import math
 from fractions import Fraction

@@ -304,8 +304,8 @@ _register(
     "excludes nobody) and converge to w_ω = Σω_ih_iu_i/Σω_ih_i. Margin −|w_ω − w*|/(max u − "
     "min u); exact: 40 digits on the decimal instance. Refuted whenever p > 0 and the a_i "
     "differ, e.g. u = (0, 1), h = (1, 1), v = 1, a = (0, 1), p = 1: ω = (1.5, 1), w_ω = 0.4, "
-    "w* = 0.5, f(w_ω) − f(w*) = 0.005; at the paper's p = 0.1, a = (0, 1), v = 3: ω₁ = 1.0894, "
-    "w_ω = 0.47859. Without the staleness bound (v = ∞, a = (0.1, 1), p = 1) ω = (1.9, 1) and "
+    "w* = 0.5, f(w_ω) − f(w*) = 0.005; at the paper's p = 0.1, a = (0, 1), v = 3: ω₁ = 1.08415, "
+    "w_ω = 0.47981. Without the staleness bound (v = ∞, a = (0.1, 1), p = 1) ω = (1.9, 1) and "
     "the simulator gives 0.344 against w_ω = 0.34483.",
 )  # fmt: skip
 

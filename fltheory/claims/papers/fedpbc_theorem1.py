@@ -590,8 +590,8 @@ _register(
     space=Space([
         Integer("s", 1, 100),
         Real("L", 0.0, 10.0, closed=(False, True), special=(0.1, 1.0)),
-        Real("rho", 0.0, 1.0, special=(0.01, 0.5)),
-        Real("beta", 0.0, 10.0, closed=(True, True), special=(0.0, 1.0)),
+        Real("rho", 0.0, 1.0, special=(0.01, 0.001, 0.5)),
+        Real("beta", 0.0, 1.0, closed=(True, True), special=(0.0, 0.5)),
     ]),
     margin=_stepsize_margin, exact=_stepsize_exact, tolerance=1e-12, expected="refuted",
     simplify=_stepsize_simplify, explain=_stepsize_explain, verify=_verify_thm1_stepsize,
@@ -605,16 +605,17 @@ _register(
                        "every printed cap (bisection; κ depends on η)"),
             Hypothesis("ρ ∈ [0, 1) (Lemma 1: c > 0)", "ρ ∈ (0, 1), realisable with m = 2 "
                        "clients, ρ = 1 − p₁p₂"),
-            Hypothesis("s ≥ 1, L > 0, β ≥ 0", "s ≤ 100, L ∈ (0, 10], β ∈ [0, 10] (violations "
-                       "need L ≲ 4: wider ranges only add holding instances)"),
+            Hypothesis("s ≥ 1, L > 0, β ≥ 0", "s ≤ 100, L ∈ (0, 10], β ∈ [0, 1]: violations "
+                       "need L ≲ 4 and small β (a larger β shrinks Theorem 1's first cap), so "
+                       "wider ranges only add holding instances"),
         ),
         interpretation="Theorem 1's proof combines Lemma 4 with Lemma 5, so every η Theorem 1 "
         "admits must satisfy Lemma 5's condition. The claim reads both conditions as printed. "
         "Theorem 1's last cap prints √2·ρ where Lemma 5 (l.243) and Remark 2 (l.221) print "
         "√(2ρ); since √2·ρ < √(2ρ), Theorem 1's cap is larger by 1/√ρ and admits steps Lemma 5 "
-        "excludes whenever that cap of Lemma 5 binds. In this extraction of the paper (a "
-        "typeset radical over 2ρ vs over 2 could be misread; the full version [17] was not "
-        "available to compare).",
+        "excludes whenever that cap of Lemma 5 binds. The √2·ρ is read from this "
+        "extraction of the paper; a radical over 2ρ misread as one over 2 would give the same "
+        "text, and the full version [17] was not available to compare.",
         alternatives="Theorem 1's last cap read as Lemma 5's (1 − √ρ)/(6√(2ρ)Ls²): "
         "fedpbc:thm1-stepsize-intended (holds).",
     ),
@@ -633,7 +634,9 @@ _register(
     "rounds them to short decimals. The exact "
     "margin re-evaluates the same at 40 digits (η_T1 by bisection to 2^-100). Violations need "
     "Lemma 5's last cap to bind while Theorem 1's first cap and 1/(ρs³) do not: small ρ, "
-    "moderate L, s ≳ 5 — e.g. s = 15, L = 0.2, ρ = 0.01, β = 0.",
+    "moderate L, s ≳ 15 — e.g. s = 20, L = 0.2, ρ = 0.0049 (√ρ = 0.07), β = 0: η_max(Thm 1) "
+    "≈ 0.02424 > 0.01957 (margin −0.192); moderate witness of the default search (seed 0): "
+    "s = 50, L = 0.4, ρ = 0.001, β = 0.",
 )  # fmt: skip
 
 _register(
@@ -644,8 +647,8 @@ _register(
     space=Space([
         Integer("s", 1, 100),
         Real("L", 0.0, 10.0, closed=(False, True), special=(0.1, 1.0)),
-        Real("rho", 0.0, 1.0, special=(0.01, 0.5)),
-        Real("beta", 0.0, 10.0, closed=(True, True), special=(0.0, 1.0)),
+        Real("rho", 0.0, 1.0, special=(0.01, 0.001, 0.5)),
+        Real("beta", 0.0, 1.0, closed=(True, True), special=(0.0, 0.5)),
     ]),
     margin=_stepsize_intended_margin, exact=_stepsize_intended_exact, tolerance=1e-12,
     expected="holds",
