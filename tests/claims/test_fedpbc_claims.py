@@ -1,6 +1,7 @@
 """FedPBC paper claims (fltheory/claims/papers/fedpbc.py, fedpbc_lemmas.py, fedpbc_theorem1.py):
 hand-checked margins, the fast falsifier verdicts, and (slow) every claim at its default budget."""
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -124,6 +125,45 @@ def test_prop1_nonuniform_counterexample_and_two_clients():
     assert margin("prop1-remark-nonuniform", m=2, p=A([0.5, 0.9])) == pytest.approx(
         8 / 19 - 1e-12, rel=1e-12
     )
+
+
+def _weights_by_enumeration(p):
+    """Proposition 1's weights as p_i E[1/(1 + K_i)]/P(A ≠ ∅), K_i = |A ∖ {i}|, by
+    enumerating the link patterns in rationals (independent of the subset-sum formula)."""
+    m, out = len(p), []
+    none = math.prod(1 - v for v in p)
+    for i in range(m):
+        others = [j for j in range(m) if j != i]
+        total = Fraction(0)
+        for bits in itertools.product((0, 1), repeat=m - 1):
+            prob = math.prod(p[j] if b else 1 - p[j] for j, b in zip(others, bits, strict=True))
+            total += prob / (1 + sum(bits))
+        out.append(p[i] * total / (1 - none))
+    return out
+
+
+def test_prop1_nonuniform_literal_witness_in_the_papers_terms():
+    # the moderate witness: p = (½, ½, 1); w = (5/24, 5/24, 7/12); u = (−1, 1, 0) is ⊥ 1 and
+    # ⊥ w − 1/3, so Σw_iu_i = 0 = x*
+    p = [Fraction(1, 2), Fraction(1, 2), Fraction(1)]
+    assert _weights_by_enumeration(p) == [Fraction(5, 24), Fraction(5, 24), Fraction(7, 12)]
+    e = claim("prop1-remark-nonuniform").explain({"m": 3, "p": A([0.5, 0.5, 1.0])})
+    assert not e.holds and e.lhs.value == 0
+    u = [q.value for q in e.quantities if q.symbol.startswith("F_")]
+    assert sorted(u) == [-1, 0, 1] and sum(u) == 0
+    assert claim("prop1-remark-nonuniform").finding.cls == "literal"
+
+
+def test_prop1_nonuniform_weights_hand_value():
+    # w_i − w_j = (p_i − p_j)E[1/(1 + R)]/P(A ≠ ∅): p = (½, ⅕, ⅕), R = the third client:
+    # E[1/(1 + R)] = ⅘ + ⅕·½ = 9/10, P(A ≠ ∅) = 1 − ½·⅘·⅘ = 17/25: gap 45/34 for both pairs
+    p = [Fraction(1, 2), Fraction(1, 5), Fraction(1, 5)]
+    w = _weights_by_enumeration(p)
+    assert F._weight_gaps(p, w) == [Fraction(45, 34), Fraction(45, 34)]
+    assert margin("prop1-remark-nonuniform-weights", m=3, p=A([0.5, 0.2, 0.2])) == pytest.approx(
+        45 / 34, rel=1e-12
+    )
+    assert exact("prop1-remark-nonuniform-weights", m=3, p=A([0.5, 0.2, 0.2])) > 0
 
 
 def test_prop1_far_witness():
@@ -270,6 +310,17 @@ def test_thm1_explicit_counterexample_small_c0():
     assert margin("thm1-explicit", **THM1_COUNTER) == pytest.approx(1 / 125 - 1, abs=2e-3)
 
 
+def test_thm1_explicit_is_literal_and_the_restored_c0_holds():
+    e = claim("thm1-explicit").explain(THM1_COUNTER)
+    assert not e.holds and float(e.lhs.value) > float(e.rhs.value)
+    assert claim("thm1-explicit").finding.cls == "literal"
+    # with the c₀-dependence restored the first term is ÷ c₀ = ×1000: the bound holds
+    assert margin("thm1-explicit-c0-restored", **THM1_COUNTER) > 0.5
+    assert exact("thm1-explicit-c0-restored", **THM1_COUNTER) > 0
+    big = {**THM1_COUNTER, "log_c0": 2.0, "sigma2": 1.0, "log_t": 1.0}
+    assert margin("thm1-explicit-c0-restored", **big) > 0
+
+
 def test_thm1_lhs_closed_form_against_direct_summation():
     q = {"m": 3, "s": 2, "h": 0.7, "eta": 0.01, "T": 500, "D2": 2.0, "sigma2": 0.5}
     a = (1 - q["eta"] * q["h"]) ** q["s"]
@@ -288,14 +339,46 @@ def test_thm1_c0_one_and_rate():
 
 
 def test_thm1_stepsize_inventory_instance():
-    inst = dict(s=27, log_L=math.log10(0.263694), log_rho=math.log10(0.0038018),
-                log_beta=math.log10(0.038707))  # fmt: skip
+    inst = dict(s=27, L=0.263694, rho=0.0038018, beta=0.038707)
     t1 = FT._thm1_eta_max(27, 0.263694, 0.0038018, 0.038707**2)
     l5 = FL._lemma5_eta_max(27, 0.263694, 0.0038018)
     assert t1 == pytest.approx(0.0096216, rel=1e-4) and l5 == pytest.approx(0.0093298, rel=1e-4)
     assert margin("thm1-stepsize", **inst) == pytest.approx((l5 - t1) / t1, rel=1e-6)
     assert float(exact("thm1-stepsize", **inst)) == pytest.approx((l5 - t1) / t1, rel=1e-6)
-    assert margin("thm1-stepsize", s=1, log_L=0.0, log_rho=-2.0, log_beta=-1.0) >= 0
+    assert margin("thm1-stepsize", s=1, L=1.0, rho=0.01, beta=0.1) >= 0
+    assert margin("thm1-stepsize-intended", **inst) >= 0
+
+
+def _kappa_exact(s, x):
+    return ((1 + x) ** s - 1 - s * x) / (math.comb(s, 2) * x * x)
+
+
+def test_thm1_stepsize_hand_witness_in_exact_rationals():
+    # s = 20, L = 1/5, ρ = 49/10⁴ (√ρ = 7/100), β = 0, η = 0.024: every cap of Theorem 1 is
+    # ≥ η (radicals compared by squares), Lemma 5's (1 − √ρ)/(6√(2ρ)Ls²) ≈ 0.01957 is not
+    s, L, rho, r, eta = (
+        20,
+        Fraction(1, 5),
+        Fraction(49, 10**4),
+        Fraction(7, 100),
+        Fraction(24, 1000),
+    )
+    k = _kappa_exact(s, eta * L)
+    C = k * k * L * L + 2 * L * (1 + k * k * L * L / 4)
+    q = s * s * L * L * rho / (1 - r) ** 2
+    assert 1 / (24 * C * (1 + 18 * q) + 144 * q) >= eta
+    assert Fraction(1, 2 * s) >= eta and 1 / (rho * s**3) >= eta
+    assert 2 >= (eta * k * s * L) ** 2  # √2/(κsL) ≥ η
+    assert (1 - r) ** 2 >= (eta * 6 * rho * L * s * s) ** 2 * 2  # (1 − √ρ)/(6√2ρLs²) ≥ η
+    assert (1 - r) ** 2 < (eta * 6 * L * s * s) ** 2 * 2 * rho  # Lemma 5's cap < η
+    inst = dict(s=20, L=0.2, rho=0.0049, beta=0.0)
+    assert margin("thm1-stepsize", **inst) == pytest.approx(-0.1924, abs=1e-3)
+    e = claim("thm1-stepsize").explain(inst)
+    result = claim("thm1-stepsize").verify(**e.verify_args)
+    assert not e.holds and not result["holds"]
+    assert float(result["lhs"]) > 0.024 > float(result["rhs"])
+    assert float(e.lhs.value) == pytest.approx(float(result["lhs"]), rel=1e-30)
+    assert margin("thm1-stepsize-intended", **inst) >= 0
 
 
 def test_remark4_hand_values():
@@ -325,6 +408,13 @@ def test_fig2_ps_hand_counterexample():
     inst = dict(m=2, p=A([1.0, 0.5]), u=A([0.0, 1.0]), eta=1.0 - 1e-16, s=60)
     assert margin("fig2-unbiased-ps", **inst) == pytest.approx(-0.125, abs=1e-9)
     assert exact("fig2-unbiased-ps", **inst) < 0
+    # γ = ½, p = (½, 1): the clients' stationary means solve 5m₁ = m₂ + 1, 5m₂ = m₁ + 3, so
+    # (m₁, m₂) = (⅓, ⅔), x̄ → ½ = x*; the aggregated model ½·(y₁ + y₂)/2 + ½·y₂ → ⅔
+    e = claim("fig2-unbiased-ps").explain(dict(m=2, p=A([0.5, 1.0]), u=A([0.0, 1.0]), eta=0.5, s=1))
+    steps = {s.label: s.value for s in e.steps}
+    assert steps["lim E[x_i^t]"] == (Fraction(1, 3), Fraction(2, 3))
+    assert steps["lim E[x̄^t]"] == Fraction(1, 2)
+    assert e.lhs.value == Fraction(2, 3) and not e.holds
 
 
 def test_remark1_bias_and_a_monte_carlo_of_the_active_only_dynamics():

@@ -377,6 +377,21 @@ _register(
     ]),
     margin=_prop1_expectation_margin, exact=_prop1_expectation_exact, tolerance=1e-9,
     expected="holds",
+    reading=Reading(
+        quote="Proposition 1. Choose x⁰ = 0 and η_t = η ∈ (0, 1) for all t. For a global "
+        "objective as per Eq. (2), if p_i^t = p_i for all t, under FedAvg with exact local "
+        "gradients lim_{T→∞} x^T = Σ_i p_i u_i [1 + Σ_{j≥2}(−1)^{j+1}(1/j)Σ_{S∈B_j}Π_{z∈S}p_z]"
+        "/(1 − Π_i(1 − p_i)).",
+        hypotheses=(
+            Hypothesis("F_i = ½‖x − u_i‖², x⁰ = 0, η ∈ (0, 1), exact gradients", "d = 1 "
+                       "(coordinate-wise dynamics), u_i ∈ (−1, 1); η and s cancel in the limit"),
+            Hypothesis("static independent links p_i", "p_i ∈ (0, 1], m ≤ 60"),
+        ),
+        interpretation="lim x^T read as lim E[x^T] (x^T is random; the formula is the fixed "
+        "point of the mean recursion, which the appendix's proof computes).",
+        alternatives="Literal lim x^T: fedpbc:prop1-printed (literal); time average: "
+        "fedpbc:prop1-time-average.",
+    ),
     notes="Code path: fltheory.limits.bernoulli.fedavg_weights (certified Gauss rule). Oracle: "
     "the fixed point of the mean recursion by enumerating the 2^m link patterns (m ≤ 12), "
     "else the Poisson-binomial deflation of fltheory.limits.poisson_binomial (an independent "
@@ -549,25 +564,145 @@ def _prop1_nonuniform_exact(inst: Instance) -> ExactMargin:
     )
 
 
+def _loss(i: int, ui: Fraction) -> Quantity:
+    """F_i(x) = ½(x − u_i)² with its number in (½x² when u_i = 0)."""
+    body = "x²" if ui == 0 else f"(x {signed(-ui)})²"
+    return Quantity(f"F_{i + 1}", f"loss of client {i + 1}", ui, f"F_{i + 1}(x) = ½{body}")
+
+
+def _prop1_nonuniform_explain(inst: Instance) -> Explanation:
+    """p in the paper's terms, Proposition 1's weights w_i in exact rationals, the data u built
+    orthogonal to 1 and to w − 1/m, and the limit Σw_iu_i against x* = mean(u)."""
+    from fltheory.limits.subset_sum import fedavg_weights_exact
+
+    p = decs(inst["p"])
+    m = len(p)
+    w = fedavg_weights_exact(list(p))
+    u = _unbiased_witness([v - Fraction(1, m) for v in w])
+    note = "u ⊥ 1 and u ⊥ (w − 1/m): a data set on the hyperplane where the biased limit "
+    note += "happens to equal x*"
+    if u is None:  # m = 2: only u₁ = u₂ gives lim = x*; show a generic u
+        u, note = [Fraction(0), Fraction(1)], "m = 2: every non-constant u gives lim ≠ x*"
+    top = max(abs(v) for v in u)
+    u = [v / top for v in u] if top else u
+    lim = sum((a * b for a, b in zip(w, u, strict=True)), Fraction(0))
+    xstar = sum(u, Fraction(0)) / m
+    return Explanation(
+        quantities=(
+            Quantity("p", "link probabilities (static, not all equal)", tuple(p)),
+            *(_loss(i, ui) for i, ui in enumerate(u)),
+        ),
+        steps=(
+            Step("w", "Proposition 1's weights (subset-sum formula, exact)", tuple(w)),
+            Step("lim E[x^t]", "Σ_i w_i u_i", lim),
+        ),
+        lhs=Step("|lim E[x^t] − x*|", "|Σ_i w_i u_i − (1/m)Σ_i u_i|", abs(lim - xstar)),
+        relation=">",
+        rhs=Step("0", "'lim x^t ≠ x*'", 0),
+        holds=lim != xstar,
+        note=note,
+    )
+
+
 _register(
-    "prop1-remark-nonuniform", "§III", "remark after Proposition 1 (non-uniform p)", (104, 104),
-    "If p_i ≠ p_i′ for some i, i′, then lim x^t ≠ x* (read: lim E[x^t] ≠ x*) — for every "
+    "prop1-remark-nonuniform", "§III", "remark after Proposition 1 (non-uniform p), literal",
+    (104, 104),
+    "Literal reading: if p_i ≠ p_i′ for some i, i′, then lim E[x^t] ≠ x* for EVERY "
     "heterogeneous data set u (u not all equal).",
     space=Space([
         Integer("m", 2, 6),
         Real("p", 0.0, 1.0, size="m", closed=(False, True), special=(1.0, 0.5, 0.2)),
     ], where=lambda i: bool(np.ptp(np.asarray(i["p"])) > 0)),
     margin=_prop1_nonuniform_margin, exact=_prop1_nonuniform_exact, tolerance=0.0,
-    expected="refuted",
+    expected="refuted", explain=_prop1_nonuniform_explain,
+    reading=Reading(
+        quote="It can be checked that if there exist i, i′ ∈ [m] such that p_i ≠ p_i′, then "
+        "lim_{t→∞} x^t ≠ (1/m)Σ_i u_i ≜ x*; when p_i = p for all i ∈ [m], then lim x^t = x*. "
+        "In fact, the output of FedAvg may be far away from x* depending on p_i's and u_i's.",
+        hypotheses=(
+            Hypothesis("Proposition 1's setting: F_i = ½‖x − u_i‖², x⁰ = 0, static p_i",
+                       "the limit is Proposition 1's Σw_iu_i (fedpbc:prop1-expectation)"),
+            Hypothesis("p_i ≠ p_i′ for some pair", "ptp(p) > 0, p_i ∈ (0, 1], m ≤ 6"),
+        ),
+        interpretation="Literal, not the authors' meaning: a universal quantifier over the "
+        "data u. The remark is a generic statement about Proposition 1's formula ('it can be "
+        "checked'): its weights w_i are not all 1/m when the p_i differ, so the limit is biased "
+        "for generic data — the next sentence ('far away from x* depending on p_i's and u_i's') "
+        "ties the bias to the data. For m ≥ 3 the data u orthogonal to 1 and to w − 1/m (a "
+        "hyperplane of u's, measure zero) make the biased limit coincide with x*; constant u "
+        "are excluded by every reading.",
+        alternatives="Intended: Proposition 1's weights are not uniform — w_i > w_i′ whenever "
+        "p_i > p_i′, so lim E[x^t] ≠ x* for every u off that hyperplane "
+        "(fedpbc:prop1-remark-nonuniform-weights, holds).",
+    ),
+    finding=Finding(
+        "literal",
+        "a 'for every u' quantifier on a generic remark: the weights are never uniform for "
+        "non-uniform p (fedpbc:prop1-remark-nonuniform-weights holds); only u on a measure-zero "
+        "hyperplane give lim = x*",
+        intended="fedpbc:prop1-remark-nonuniform-weights",
+    ),
     notes="The instance is p; the margin evaluates the statement for all u at once: the limit "
     "Σw_iu_i equals x* = mean(u) on the hyperplane Σ(w_i − 1/m)u_i = 0, which for m ≥ 3 "
     "contains non-constant u (u ⊥ 1 and u ⊥ w, built as a cross product), so the margin "
     "evaluates |lim − x*|/max|u − ū| − 1e-12 at that witness u (exact: rationals, −1 when lim = "
     "x* exactly, the witness printed in the method). For m = 2 the statement holds (only u₁ = "
     "u₂ is unbiased). Refuted for every non-uniform p with m ≥ 3; symmetric example: p = "
-    "(1/2, 1/5, 1/5), u = (0, −1, 1) (w₂ = w₃, lim = 0 = x*). Trivially false also when all "
-    "u_i are equal. The former paper check of Prop. 1 used the "
-    "paper's generic u only.",
+    "(1/2, 1/5, 1/5), u = (0, −1, 1) (w₂ = w₃, lim = 0 = x*).",
+)  # fmt: skip
+
+
+def _weight_gaps(p: list[Any], w: list[Any]) -> list[Any]:
+    """(w_i − w_j)/(p_i − p_j) for every pair with p_i > p_j."""
+    m = len(p)
+    return [(w[i] - w[j]) / (p[i] - p[j]) for i in range(m) for j in range(m) if p[i] > p[j]]
+
+
+def _prop1_weights_margin(inst: Instance) -> float:
+    from fltheory.limits.bernoulli import fedavg_weights
+
+    p = np.asarray(inst["p"], dtype=float)
+    w = fedavg_weights(p).weights
+    return float(min(_weight_gaps(p.tolist(), w.tolist())))
+
+
+def _prop1_weights_exact(inst: Instance) -> ExactMargin:
+    from fltheory.limits.subset_sum import fedavg_weights_exact
+
+    p = _frs(inst["p"])
+    return min(_weight_gaps(p, fedavg_weights_exact(p))), (
+        "exact rationals (Proposition 1's subset-sum formula)"
+    )
+
+
+_register(
+    "prop1-remark-nonuniform-weights", "§III",
+    "remark after Proposition 1 (non-uniform p), reading: the weights are biased", (104, 104),
+    "If p_i > p_i′ then Proposition 1's weights satisfy w_i > w_i′; hence for non-uniform p "
+    "the weights are not all 1/m and lim E[x^t] = Σw_iu_i ≠ x* for every u off the hyperplane "
+    "Σ_i(w_i − 1/m)u_i = 0 (almost every data set).",
+    space=Space([
+        Integer("m", 2, 10),
+        Real("p", 0.0, 1.0, size="m", closed=(False, True), special=(1.0, 0.5, 0.2)),
+    ], where=lambda i: bool(np.ptp(np.asarray(i["p"])) > 0)),
+    margin=_prop1_weights_margin, exact=_prop1_weights_exact, tolerance=1e-9,
+    expected="holds",
+    reading=Reading(
+        quote="It can be checked that if there exist i, i′ ∈ [m] such that p_i ≠ p_i′, then "
+        "lim_{t→∞} x^t ≠ x*.",
+        hypotheses=(
+            Hypothesis("static p_i^t = p_i ∈ (0, 1]", "p_i ∈ (0, 1], not all equal, m ≤ 10"),
+        ),
+        interpretation="What 'it can be checked' on Proposition 1's formula: its weights are "
+        "strictly increasing in the link probability, so non-uniform p give non-uniform "
+        "weights and a biased limit for generic data. Margin: the smallest (w_i − w_j)/(p_i − "
+        "p_j) over pairs with p_i > p_j (> 0 iff the claim holds).",
+        alternatives="For every u: fedpbc:prop1-remark-nonuniform (literal, refuted on a "
+        "measure-zero set of u).",
+    ),
+    notes="Code path fltheory.limits.bernoulli.fedavg_weights; exact: Proposition 1's "
+    "subset-sum formula in rationals. Why it holds: with R = |A ∖ {i, j}|, w_i − w_j = "
+    "(p_i − p_j)E[1/(1 + R)]/P(A ≠ ∅) > 0, so the margin is that positive expectation.",
 )  # fmt: skip
 
 
@@ -704,6 +839,20 @@ _register(
     "every choice of link probabilities.",
     space=FIG2_SPACE, margin=_fig2_xbar_margin, exact=_fig2_xbar_exact, tolerance=1e-10,
     expected="holds",
+    reading=Reading(
+        quote="we plot the distance to the optimum ‖x_PS − x*‖₂ … where x_PS^t ≜ x̄^t in "
+        "Algorithm 2. As illustrated in Fig. 2a, FedPBC is unbiased and converges to the "
+        "global optimum x* in all the combinations of p₀ and p₁.",
+        hypotheses=(
+            Hypothesis("the counterexample F_i = ½‖x − u_i‖² with static p_i (two groups in "
+                       "the figure)", "any static p_i ∈ (0, 1], m ≤ 30, d = 1, exact gradients "
+                       "(η ∈ (0, 1), s ≤ 30): wider than the figure's two groups"),
+        ),
+        interpretation="'Unbiased' as lim E[x̄^t] = x* (the figure plots one run's distance "
+        "after 4000 rounds; with exact gradients x̄ − x* contracts on every path).",
+        alternatives="x_PS read as the aggregated server model: fedpbc:fig2-unbiased-ps "
+        "(literal).",
+    ),
     notes="l.278 defines x_PS := x̄^t, so the figure claims this. Code path "
     "fltheory.limits.fedpbc.fedpbc_limit(...).average; margin −|E[x̄] − x*|/(1 + max|u|); exact: "
     "E[X̄] = γUM(I − (1 − γ)M)⁻¹ solved in rationals with M by enumeration. Stronger: W is "
@@ -729,13 +878,68 @@ def _fig2_ps_exact(inst: Instance) -> ExactMargin:
     )
 
 
+def _fig2_ps_explain(inst: Instance) -> Explanation:
+    """The counterexample in the paper's terms and the stationary means of x̄ and of the
+    aggregated server model, exactly (linear solve in rationals)."""
+    p, u = decs(inst["p"]), decs(inst["u"])
+    eta, s = dec(inst["eta"]), int(inst["s"])
+    gamma = 1 - (1 - eta) ** s
+    means, server = _pbc_limit_exact(list(p), list(u), gamma)
+    m = len(u)
+    xstar = sum(u, Fraction(0)) / m
+    return Explanation(
+        quantities=(
+            *(_loss(i, ui) for i, ui in enumerate(u)),
+            Quantity("p", "link probabilities (static)", tuple(p)),
+            Quantity("η", "local step size", eta),
+            Quantity("s", "local steps per round", s),
+        ),
+        steps=(
+            Step("γ", "1 − (1 − η)^s (gain of s exact local steps)", gamma),
+            Step("x*", "(1/m)Σ_i u_i", xstar),
+            Step("lim E[x_i^t]", "stationary means of the clients' models", tuple(means)),
+            Step(
+                "lim E[x̄^t]",
+                "(1/m)Σ_i lim E[x_i^t] (what Fig. 2 plots, l.278)",
+                sum(means, Fraction(0)) / m,
+            ),
+        ),
+        lhs=Step("lim E[x^{t+1}]", "stationary mean of the aggregated server model", server),
+        relation="=",
+        rhs=Step("x*", "(1/m)Σ_i u_i", xstar),
+        holds=server == xstar,
+        note="x̄^t is unbiased; the aggregated model x^{t+1} (not what the paper plots) is not.",
+    )
+
+
 _register(
     "fig2-unbiased-ps", "§VI", "Fig. 2a read on the server model x^{t+1}", (273, 278),
     "FedPBC's server model x^{t+1} (the average of the active clients' models) converges in "
     "mean to x* for every choice of link probabilities.",
     space=FIG2_PS_SPACE, margin=_fig2_ps_margin, exact=_fig2_ps_exact, tolerance=1e-10,
-    expected="refuted",
-    notes="Not the paper's claim (it plots x̄, l.278), but the natural reading of 'x_PS'. The "
+    expected="refuted", explain=_fig2_ps_explain,
+    reading=Reading(
+        quote="For ease of presentation, we plot the distance to the optimum ‖x_PS − x*‖₂ after "
+        "the first 50 communication rounds in Fig. 2, where x_PS^t ≜ x̄^t in Algorithm 2. As "
+        "illustrated in Fig. 2a, FedPBC is unbiased and converges to the global optimum x* in "
+        "all the combinations of p₀ and p₁.",
+        hypotheses=(
+            Hypothesis("the counterexample F_i = ½‖x − u_i‖², static p_i, exact gradients",
+                       "d = 1, u_i ∈ (−1, 1), p_i ∈ (0, 1], m ≤ 6, η ∈ (0, 1), s ≤ 30"),
+        ),
+        interpretation="Literal, not the authors' meaning: 'x_PS' read as the model the PS "
+        "holds after aggregation, x^{t+1} of Algorithm 2 line 14. The same sentence defines "
+        "x_PS^t ≜ x̄^t = (1/m)Σ_i x_i^t (l.278), and Theorem 1 is about x̄^t: the figure plots "
+        "x̄^t.",
+        alternatives="x_PS := x̄^t as defined at l.278: fedpbc:fig2-unbiased-xbar (holds).",
+    ),
+    finding=Finding(
+        "literal",
+        "l.278 defines x_PS^t ≜ x̄^t (the clients' mean, fedpbc:fig2-unbiased-xbar holds); the "
+        "aggregated server model read here is not what Fig. 2a plots",
+        intended="fedpbc:fig2-unbiased-xbar",
+    ),
+    notes="Not the paper's claim (it plots x̄, l.278), but a natural reading of 'x_PS'. The "
     "stationary mean of the server model is Σ_i w_i((1 − γ)E[x_i] + γu_i) with Proposition 1's "
     "weights w_i: biased by O(γ) when the p_i differ. Code path fedpbc_limit(...).server; "
     "exact: rationals.",

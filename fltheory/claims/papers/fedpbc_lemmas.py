@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.claims.claim import ExactMargin
+from fltheory.claims.finding import Hypothesis, Reading
 from fltheory.claims.papers._fedpbc_common import (
     _bisect_cap,
     _fr,
@@ -185,6 +186,15 @@ _register(
     ]),
     margin=_lemma1_margin, exact=_lemma1_exact, tolerance=1e-9, budget=2000,
     expected="holds",
+    reading=Reading(
+        quote="Lemma 1 (Ergodicity). Recall that p_i^t ≥ c for some constant c ∈ (0, 1). For "
+        "each t ≥ 1, it holds that ρ ≤ 1 − c⁴[1 − (1 − c)^m]²/8.",
+        hypotheses=(
+            Hypothesis("independent links with p_i^t ≥ c ∈ (0, 1)", "p_i ∈ (0, 1], c = min_i "
+                       "p_i (a time-varying p^t reduces to its worst round), m ∈ [2, 60]"),
+        ),
+        interpretation="As printed, with ρ = λ₂(E[W²]) of eq. (3).",
+    ),
     notes="Margin (1 − ρ)/(1 − bound) − 1, with 1 − ρ = ν₂(E[I − W²]) by enumeration for "
     "m ≤ 10 (accurate for tiny c), and 1 − mixing_rho(p) (the code path) for m > 10, declined "
     "when 1 − bound < 1e-10. c = min p_i (time-varying p^t reduce to the worst round). Very "
@@ -266,6 +276,16 @@ _register(
     ]),
     margin=_lemma2_margin, exact=_lemma2_exact, tolerance=1e-12, budget=2000,
     expected="holds",
+    reading=Reading(
+        quote="Lemma 2. For any matrix B ∈ ℝ^{d×m}, it holds that E[‖B(Π_{r=1}^t W^(r) − "
+        "J)‖²_F] ≤ ρ^t‖B‖²_F.",
+        hypotheses=(
+            Hypothesis("links independent across rounds, possibly time-varying p^t, ρ = "
+                       "max_t ρ(t)", "two alternating link-probability vectors, m ≤ 6, t ≤ 12, "
+                       "d = 2"),
+        ),
+        interpretation="As printed.",
+    ),
     notes="Time variation: odd rounds use p_odd, even rounds p_even. LHS exact by the "
     "second-moment recursion over the 2^m link patterns (W₁⋯W_t − J = Π(W_r − J)), d = 2; "
     "ρ = max of the two rounds' ρ, 1 − ρ from E[I − W²]. Relative margin. Proof: for t = 1 "
@@ -348,6 +368,17 @@ _register(
         Integer("s", 1, 40),
     ]),
     margin=_lemma3_margin, exact=_lemma3_exact, tolerance=1e-12, expected="holds",
+    reading=Reading(
+        quote="Lemma 3 (Lemma 1 in [18]). For s ≥ 1, we have for all x ∈ ℝ^d: "
+        "‖Σ_{k<s}[∇ℓ_i(x^{(t,k)}) − ∇ℓ_i(x^t)]‖₂ ≤ κηC(s,2)L_i‖∇ℓ_i(x^t)‖₂.",
+        hypotheses=(
+            Hypothesis("ℓ_i with L_i-Lipschitz gradient (Assumption 1), local GD on one "
+                       "sample", "quadratic ℓ_i with Hessian eigenvalues in [−L_i, L_i] "
+                       "(non-convex allowed), d ≤ 2, ηL_i ≤ 20, s ≤ 40"),
+        ),
+        interpretation="As printed, with κ := κ_i (the strongest form); quadratics are the "
+        "extremal case of the smoothness bound.",
+    ),
     notes="Quadratic ℓ_i with Hessian H (eigenvalues lam·L_i in [−L_i, L_i], non-convex "
     "allowed; rational rotation in d = 2), so ∇ℓ at the k-th iterate is (I − ηH)^k g₀ and only "
     "x = ηL_i and H/L_i matter (x up to 20). With κ := κ_i, the strongest form (κ = max_i κ_i "
@@ -573,6 +604,19 @@ _register(
         Real("delta", 0.0, 100.0, closed=(True, True), special=(0.0, 1e-6)),
     ], where=_lemma4_where),
     margin=_lemma4_margin, exact=_lemma4_exact, tolerance=1e-10, expected="holds",
+    reading=Reading(
+        quote="Lemma 4 (Descent Lemma). Suppose Assumptions 1, 2, and 4 hold, under a choice "
+        "of the learning rate η ≤ 1/(2s), … E[F(x̄^{t+1}) − F(x̄^t) | F^t] ≤ σ²η²s²[κ²L² + "
+        "2L(1/m + κ²L²/4)] + 3ζ²η²s²𝔆 − {sη/4 − 3η²s²(β² + 1)𝔆}‖∇F(x̄^t)‖² + {ηsL² + "
+        "3η²s²L²𝔆}(1/m)Σ_i‖x_i^t − x̄^t‖².",
+        hypotheses=(
+            Hypothesis("Assumptions 1, 2, 4; η ≤ 1/(2s)", "d = 1 quadratics with "
+                       "heterogeneous, possibly negative curvatures, noise of variance σ² "
+                       "fixed over the s local steps, the smallest ζ² for each β, η = θ/(2s)"),
+        ),
+        interpretation="As printed, for any client models x_i^t (one step, conditional on "
+        "F^t).",
+    ),
     notes="d = 1 quadratics ℓ_i(x; ξ) = ½h_ix² − b_ix + ξx with heterogeneous, possibly "
     "negative curvatures h_i (L = max|h_i|), any client models x_i^t, η = θ/(2s). x̄^{t+1} does "
     "not depend on A^t (W is doubly stochastic), so the LHS is a closed form in the local "
@@ -773,6 +817,22 @@ _register(
         Integer("T", 1, 30),
     ]),
     margin=_lemma5_margin, tolerance=1e-10, budget=1500, expected="holds",
+    reading=Reading(
+        quote="Lemma 5 (Consensus Error). Suppose the conditions in Lemma 4 are met, under a "
+        "choice of the learning rate η ≤ min{1/(2s), √2/(κsL), (1 − √ρ)/(6√(2ρ)Ls²)}: "
+        "(1/(mT))Σ_t E‖X^(t)(I − J)‖²_F ≤ 6η²s²[2ρ/(1 − √ρ)² + ρ/(1 − ρ)]σ² + "
+        "72η²s⁴ρζ²/(1 − √ρ)² + 72(β² + 1)η²s⁴ρ/(1 − √ρ)²·(1/T)Σ_tE‖∇F(x̄^t)‖².",
+        hypotheses=(
+            Hypothesis("Lemma 4's conditions and the step-size cap", "isotropic d = 1 "
+                       "quadratics (one curvature h, β = 0), common start, η = θ·η_max"),
+            Hypothesis("static links", "p_i ∈ (0, 1], m ≤ 5, T ≤ 30"),
+        ),
+        interpretation="As printed. Narrower than the paper (one curvature, short horizon): "
+        "both sides are exact moments over the 2^m link patterns, tracked round by round; "
+        "heterogeneous curvatures would couple the consensus error with x̄ and need the joint "
+        "second moments, which the same recursion could carry at m² cost per pattern (not "
+        "done: the bound is loose by orders of magnitude on every instance seen).",
+    ),
     notes="Isotropic d = 1 quadratics ℓ_i = (h/2)(x − u_i)² + ξx (L = h, β = 0, ζ² = "
     "h²·mean(u_i − ū)², E ξ² = σ²), common start x⁰, fixed p (ρ from E[I − W²]); η = θ·η_max "
     "with η_max the largest admissible step (bisection: κ depends on η). LHS and the RHS's "
