@@ -28,7 +28,10 @@ from typing import Any
 import numpy as np
 
 from fltheory.claims.claim import Claim, Source, register
+from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs
+from fltheory.claims.finding import Finding, Hypothesis, Reading
 from fltheory.claims.papers import _cafed_quadratic as cq
+from fltheory.claims.papers._cafed_verify import verify_lemma3, verify_lemma12
 from fltheory.claims.papers.cafed_lemmas import _active, _round_params, _start
 from fltheory.claims.space import Instance, Integer, Real, Space
 from fltheory.errors import NumericalError
@@ -246,11 +249,121 @@ LEMMA3_COUNTEREXAMPLE: Instance = {
     "lw": 0.0, "lr": 1.0,
 }  # fmt: skip
 
+
+def _lemma3_explain(form: str) -> Any:
+    """explain(inst) for Lemma 3: the federation, the active set, η_t, w_{t,0}, the box W, the
+    local paths and ḡ_t, both sides of (53) without noise, in exact decimals/rationals."""
+
+    def explain(inst: Instance) -> Explanation:
+        pf = cq.paper_federation(inst)
+        f_float = cq.qf(inst)
+        f = pf.qf()
+        E = int(inst["E"])
+        L, Q = f.L, sum(f.q, Fraction(0))
+        eta = dec(inst["feta"]) / (2 * L * (1 + 2 * E * Q))
+        w0 = list(decs(_start(inst, f_float)))
+        active = _active(inst)
+        u_all = np.array(f_float.u, dtype=float)
+        S = float(np.max(np.linalg.norm(u_all[:, None] - u_all[None, :], axis=-1))) or 1.0
+        base = dec(10.0 ** float(inst.get("lr", 0.0)) * S)
+        half = [max(base, abs(a - b)) for a, b in zip(w0, f.w_B, strict=True)]
+        lo = [c - r for c, r in zip(f.w_B, half, strict=True)]
+        hi = [c + r for c, r in zip(f.w_B, half, strict=True)]
+        args = {
+            "form": form,
+            "h": pf.h,
+            "R": pf.R,
+            "u": pf.u,
+            "pi": pf.pi,
+            "q": pf.q,
+            "active": active,
+            "E": E,
+            "eta": eta,
+            "w0": w0,
+            "lo": lo,
+            "hi": hi,
+        }
+        out = verify_lemma3(**args)
+        term = "η_t‖ḡ_t‖²" if form == "printed" else "η_t²‖ḡ_t‖²"
+        return Explanation(
+            quantities=(
+                *cq.federation_quantities(pf),
+                Quantity("A_t", "active clients this round", tuple(k + 1 for k in active)),
+                Quantity("E", "local steps", E),
+                Quantity("η_t", "step size, at feta × the eq. (12) cap 1/(2L(1 + 2EQ))", eta),
+                Quantity("w_{t,0}", "model at the start of the round", tuple(w0)),
+                Quantity("W", "the box [lo, hi] (centred at w_B*)", (tuple(lo), tuple(hi))),
+                Quantity("σ_k", "batch noise (none: g_t = ḡ_t)", 0),
+            ),
+            steps=(
+                Step("L", "largest Hessian eigenvalue", L),
+                Step("Q", "Σ_k q_k", Q),
+                Step("w_B*", "minimiser of F_B", tuple(f.w_B)),
+            ),
+            lhs=Step("‖w_{t+1,0} − w_B*‖²", "w_{t+1,0} = Proj_W(w_{t,0} − η_tḡ_t)", out["lhs"]),
+            relation="≤",
+            rhs=Step(f"‖w_{{t,0}} − w_B*‖² − 2η_t⟨w_{{t,0}} − w_B*, ḡ_t⟩ + {term}",
+                     "eq. (53) with σ = 0", out["rhs"]),
+            holds=bool(out["holds"]),
+            verify_args=args,
+            note="η_t exceeds 1 here (eq. 12 allows it when L(1 + 2EQ) < ½), where "
+            "η_t‖ḡ_t‖² < η_t²‖ḡ_t‖²." if form == "printed" and eta > 1 else "",
+        )  # fmt: skip
+
+    return explain
+
+
 _PATH_NOTES = (
     "Pathwise (σ = 0) on quadratic federations (N ≤ 4, d ≤ 3, κ ≤ 10⁸, q with zeros), an "
     "active set A_t, E ≤ 4 local gradient steps from w_{t,0} = w_B* + 10^lw·S·direction, "
     "η_t = feta/(2L(1 + 2EQ)), feta ∈ (0, 1]; exact re-evaluation in Fractions."
 )
+
+
+def _lemma3_reading(interpretation: str, alternatives: str = "") -> Reading:
+    return Reading(
+        quote="Lemma 3 (Decomposition of the error in a global communication round). Let "
+    "Assumption 2 hold. We have: E‖w_{t+1,0} − w_B*‖² ≤ ‖w_{t,0} − w_B*‖² − 2η_tE⟨w_{t,0} − "
+    "w_B*, ḡ_t⟩ + η_tE‖ḡ_t‖² + 2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ + η_t²E‖g_t − ḡ_t‖² "
+    "(eq. 53, l.584; the third term is 'bounded in Lemma 5')",
+        hypotheses=(
+            Hypothesis("Assumption 2: W convex, compact, w_B* ∈ W", "W a box centred at w_B* "
+                       "containing w_{t,0}"),
+            Hypothesis("η_t ≤ 1/(2L(1 + 2EQ)) (eq. 12, used by the Lemmas the proof combines)",
+                       "η_t = feta/(2L(1 + 2EQ)), feta ∈ (0, 1]"),
+            Hypothesis("Assumptions 3–5 (used by Lemmas 4–7, not by Lemma 3)", "quadratic "
+                       "clients, σ_k = 0 (the batch expectation of a projected Gaussian has no "
+                       "closed form)"),
+        ),
+        interpretation=interpretation,
+        alternatives=alternatives,
+    )  # fmt: skip
+
+
+_LEMMA3_FINDINGS: dict[str, dict[str, Any]] = {
+    "printed": dict(
+        reading=_lemma3_reading(
+            "As printed (η_t E‖ḡ_t‖²). The proof's own identity (57) has η_t²‖ḡ_t‖², and "
+            "Lemma 5, which the underbrace says bounds this term, bounds η_t²‖ḡ_t‖²; so η_t is "
+            "a typo for η_t² — but as printed it fails whenever η_t > 1, which eq. (12) allows "
+            "(small L or small q).",
+            "η_t² (eq. 57, Lemma 5): cafed:lemma3-eq53-proved (holds).",
+        ),
+        finding=Finding(
+            "typo",
+            "the third term of (53) is printed η_tE‖ḡ_t‖²; the proof's (57) and Lemma 5 have "
+            "η_t², and as printed it fails when η_t > 1 (allowed by eq. 12)",
+            intended="cafed:lemma3-eq53-proved",
+        ),
+        explain=_lemma3_explain("printed"),
+        verify=verify_lemma3,
+    ),
+    "proved": dict(
+        reading=_lemma3_reading(
+            "With η_t² in the third term, as the proof's (57) and Lemma 5 have."
+        ),
+    ),
+}
 for _form, _expected, _stmt, _note in (
     ("printed", "refuted", "η_t E‖ḡ_t‖²",
      "REFUTED: (57) gives η_t²‖ḡ_t‖², which is ≤ η_t‖ḡ_t‖² only if η_t ≤ 1; eq. (12) allows "
@@ -278,6 +391,7 @@ for _form, _expected, _stmt, _note in (
             budget=BUDGET,
             tolerance=TOL,
             expected=_expected,
+            **_LEMMA3_FINDINGS[_form],
         )
     )
 
@@ -543,6 +657,8 @@ def _lemma12(form: str) -> tuple[Any, Any]:
                 rhs, lhs = D2 * cq.dot(e, e), dF * dF
             else:  # printed (126): ⟨∇F(v), v−w⟩ ≤ F(v) − F(w) ≤ ⟨∇F(w), v−w⟩
                 a, b = cq.dot(f.grad(k, v), e), cq.dot(f.grad(k, w), e)
+                if form == "corrected":  # ⟨∇F(w), v−w⟩ ≤ F(v) − F(w) ≤ ⟨∇F(v), v−w⟩
+                    a, b = b, a
                 gap_lo, gap_hi = _gap(dF, a, exact), _gap(b, dF, exact)
                 m = min(gap_lo, gap_hi)
                 worst = m if worst is None else min(worst, m)
@@ -582,6 +698,60 @@ register(
         expected="holds",
     )
 )
+
+
+def _lemma12_explain(form: str) -> Any:
+    """explain(inst) for eq. (126): the client whose sandwich is tightest (violated for the
+    printed order), v, w, and the three numbers of (126), exactly."""
+
+    def explain(inst: Instance) -> Explanation:
+        pf = cq.paper_federation(inst)
+        d = pf.d
+        c = [dec(inst[f"c{i + 1}"]) for i in range(d)]
+        r = dec(10.0 ** float(inst["lr"]))
+        v = [ci + r * dec(inst[f"v{i + 1}"]) for i, ci in enumerate(c)]
+        w = [ci + r * dec(inst[f"x{i + 1}"]) for i, ci in enumerate(c)]
+        outs = [verify_lemma12(form, pf.h[k], pf.R[k], pf.u[k], v, w) for k in range(pf.n)]
+
+        def slack(o: dict[str, Any]) -> Any:
+            low, high = o["rhs"]
+            return min(o["lhs"] - low, high - o["lhs"])
+
+        k = min(range(pf.n), key=lambda j: slack(outs[j]))
+        out = outs[k]
+        first, second = ("∇F(v)", "∇F(w)") if form == "printed" else ("∇F(w)", "∇F(v)")
+        return Explanation(
+            quantities=(
+                *cq.federation_quantities(pf)[: pf.n],
+                Quantity("W", "the box c + r[−1, 1]^d", (tuple(c), r)),
+                Quantity("v", "a point of W", tuple(v)),
+                Quantity("w", "a point of W", tuple(w)),
+            ),
+            steps=(Step("k", "the client checked", k + 1),),
+            lhs=Step(f"F_{k + 1}(v) − F_{k + 1}(w)", "", out["lhs"]),
+            relation="∈",
+            rhs=Step(f"[⟨{first}, v − w⟩, ⟨{second}, v − w⟩]", f"eq. (126) ({form})",
+                     out["rhs"]),
+            holds=bool(out["holds"]),
+            verify_args={"form": form, "h": pf.h[k], "R": pf.R[k], "u": pf.u[k], "v": v,
+                         "w": w},
+        )  # fmt: skip
+
+    return explain
+
+
+_LEMMA12_HYPOTHESES = (
+    Hypothesis("F_k convex and L-smooth on W (Assumption 3, convexity in Lemma 12)",
+               "quadratic clients, Hessian eigenvalues in [10⁻⁴, 10⁴], N ≤ 4, d ≤ 3"),
+    Hypothesis("v, w ∈ W, W convex and compact (Assumption 2)", "W a box c + r[−1, 1]^d, v and "
+               "w anywhere in it, corners included"),
+)  # fmt: skip
+_LEMMA12_QUOTE = (
+    "Moreover, from the convexity of {F_k}, it follows that: ⟨∇F_k(v), v − w⟩ ≤ F_k(v) − "
+    "F_k(w) ≤ ⟨∇F_k(w), v − w⟩ (eq. 126, l.934), then |F_k(v) − F_k(w)| ≤ max{‖∇F_k(v)‖, "
+    "‖∇F_k(w)‖}·‖v − w‖ (127)"
+)
+
 _m126, _e126 = _lemma12("printed")
 register(
     Claim(
@@ -600,6 +770,48 @@ register(
         budget=BUDGET,
         tolerance=TOL,
         expected="refuted",
+        reading=Reading(
+            quote=_LEMMA12_QUOTE,
+            hypotheses=_LEMMA12_HYPOTHESES,
+            interpretation="As printed, for every client and v, w ∈ W. The convexity "
+            "inequalities are ⟨∇F(w), v − w⟩ ≤ F(v) − F(w) ≤ ⟨∇F(v), v − w⟩: the printed "
+            "order swaps ∇F(v) and ∇F(w). The next step (127) only uses that F(v) − F(w) lies "
+            "between the two inner products, so the swap does not touch Lemma 12 (which "
+            "holds: cafed:lemma12-eq125).",
+            alternatives="The swapped (correct) order: cafed:lemma12-eq126-corrected (holds).",
+        ),
+        finding=Finding(
+            "typo",
+            "(126) swaps ∇F_k(v) and ∇F_k(w) in the convexity sandwich; the correct order "
+            "holds, and (127) and Lemma 12 are unaffected",
+            intended="cafed:lemma12-eq126-corrected",
+        ),
+        explain=_lemma12_explain("printed"),
+        verify=verify_lemma12,
+    )
+)
+_m126c, _e126c = _lemma12("corrected")
+register(
+    Claim(
+        "cafed:lemma12-eq126-corrected",
+        _src("App. B2", "Lemma 12's proof, eq. (126) with ∇F(v) and ∇F(w) swapped", (930, 936)),
+        "⟨∇F_k(w), v − w⟩ ≤ F_k(v) − F_k(w) ≤ ⟨∇F_k(v), v − w⟩ for all v, w ∈ W",
+        Space(_lemma12_params()),
+        _m126c,
+        exact=_e126c,
+        simplify=cq.simplify,
+        notes="The convexity sandwich in its correct order (the evident intent of the printed "
+        "(126)): first-order convexity at w and at v. Same instances and exact evaluation as "
+        f"cafed:lemma12-eq126-printed. TRUE. Budget {BUDGET}.",
+        budget=BUDGET,
+        tolerance=TOL,
+        expected="holds",
+        reading=Reading(
+            quote=_LEMMA12_QUOTE,
+            hypotheses=_LEMMA12_HYPOTHESES,
+            interpretation="The printed sandwich with ∇F_k(v) and ∇F_k(w) exchanged (the "
+            "first-order convexity inequalities at w and at v), which is what (127) uses.",
+        ),
     )
 )
 
