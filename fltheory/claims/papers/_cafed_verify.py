@@ -150,3 +150,80 @@ def verify_lemma12(form, h, R, u, v, w):
     middle = loss(v) - loss(w)
     low, high = (slope(v), slope(w)) if form == "printed" else (slope(w), slope(v))
     return {"lhs": middle, "rhs": (low, high), "holds": low <= middle <= high}
+
+
+def verify_step171(pi, lam2, h, u, q, w, t, state, C_P, H):
+    """Steps (166)–(171) of Lemma 18 for one round t ≥ T_P = 0 (independent two-state clients,
+    eq. 236) from the state A_{t−J_t} = ``state`` (bit k−1 from the top: client k active) and
+    the point w_{t−J_t,0} = w: the conditional expectation Σ_a [P^{J_t}]_{state,a} Σ_{k∈a}
+    q_k(F_k(w) − F_k(w_B*)) against (Σπ_kq_k)(F_B(w) − F_B*) − MQ/(2t), for the clients
+    F_k(w) = ½Σ_i h_ki(w_i − u_ki)² + c_k (c_k cancels). J_t is eq. (132) from C_P, H and
+    λ(P) = (1 + max_k|λ₂,k|)/2 (ln in 50-digit mpmath); P^{J_t} and the rest exact."""
+    from fractions import Fraction
+
+    import mpmath
+
+    n, d = len(pi), len(w)
+    M = 2**n
+    pq = sum((a * b for a, b in zip(pi, q, strict=True)), Fraction(0))
+    p = [a * b / pq for a, b in zip(pi, q, strict=True)]
+    w_B = [
+        sum((p[k] * h[k][i] * u[k][i] for k in range(n)), Fraction(0))
+        / sum((p[k] * h[k][i] for k in range(n)), Fraction(0))
+        for i in range(d)
+    ]
+
+    def loss(k, x):
+        return sum((h[k][i] * (x[i] - u[k][i]) ** 2 for i in range(d)), Fraction(0)) / 2
+
+    g = [loss(k, w) - loss(k, w_B) for k in range(n)]
+    members = [[k for k in range(n) if (a >> (n - 1 - k)) & 1] for a in range(M)]
+    f = [sum((q[k] * g[k] for k in members[a]), Fraction(0)) for a in range(M)]
+
+    def two_state(x, lam):  # eq. (236), states (inactive, active)
+        return [[1 - (1 - lam) * x, (1 - lam) * x], [(1 - lam) * (1 - x), 1 - (1 - lam) * (1 - x)]]
+
+    P = [[Fraction(1)]]
+    for x, lam in zip(pi, lam2, strict=True):
+        B = two_state(x, lam)
+        P = [[a * b for a in ra for b in rb] for ra in P for rb in B]
+    with mpmath.workdps(50):
+        slem = max(abs(x) for x in lam2)
+        ell = -mpmath.log((1 + mpmath.mpf(slem.numerator) / slem.denominator) / 2)
+        K = 2 * mpmath.mpf(C_P.numerator) / C_P.denominator * H.numerator / H.denominator
+        J = int(min(max(int(mpmath.ceil(mpmath.log(K * t) / ell)), 0), t))
+    row = [Fraction(int(a == state)) for a in range(M)]
+    for _ in range(J):
+        row = [sum((row[a] * P[a][b] for a in range(M)), Fraction(0)) for b in range(M)]
+    lhs = sum((x * y for x, y in zip(row, f, strict=True)), Fraction(0))
+    Q = sum(q, Fraction(0))
+    rhs = sum((a * b * c for a, b, c in zip(pi, q, g, strict=True)), Fraction(0)) - Fraction(
+        M
+    ) * Q / (2 * t)
+    return {"lhs": lhs, "rhs": rhs, "holds": lhs >= rhs, "J_t": J}
+
+
+def verify_eq11_on_w(alpha, p, u, h, lo, hi):
+    """Eq. (11), ε_bias ≤ κ²·χ²(α‖p)·Γ, with the INFOCOM reading of the minimisers: F_k* is the
+    minimum of F_k(w) = (h_k/2)(w − u_k)² on W = [lo, hi] (d = 1), Γ = max_k{F_k(w*) − F_k*},
+    w* and w_B* the minimisers of F = Σα_kF_k and F_B = Σp_kF_k (inside W). Exact."""
+    from fractions import Fraction
+
+    def argmin(weights):
+        num = sum((a * b * c for a, b, c in zip(weights, h, u, strict=True)), Fraction(0))
+        return num / sum((a * b for a, b in zip(weights, h, strict=True)), Fraction(0))
+
+    def loss(k, w):
+        return h[k] * (w - u[k]) ** 2 / 2
+
+    def total(weights, w):
+        return sum((a * loss(k, w) for k, a in enumerate(weights)), Fraction(0))
+
+    w_star, w_B = argmin(alpha), argmin(p)
+    f_star_on_W = [loss(k, min(max(u[k], lo), hi)) for k in range(len(u))]
+    gamma = max(loss(k, w_star) - f_star_on_W[k] for k in range(len(u)))
+    chi2 = sum(((a - b) ** 2 / b for a, b in zip(alpha, p, strict=True)), Fraction(0))
+    kappa = max(h) / min(h)
+    lhs = total(alpha, w_B) - total(alpha, w_star)
+    rhs = kappa**2 * chi2 * gamma
+    return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs}
