@@ -227,3 +227,196 @@ def verify_eq11_on_w(alpha, p, u, h, lo, hi):
     lhs = total(alpha, w_B) - total(alpha, w_star)
     rhs = kappa**2 * chi2 * gamma
     return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs}
+
+
+def verify_thm2(form, pi, lam2, h, u, w0, r_W, sigma, q, alpha, E, eta1, a, T, C_P):
+    """Theorem 2, eq. (13), at one instance of its setting, recomputed from the paper's
+    quantities: N independent two-state clients (eq. 236: stationary availability π_k, second
+    eigenvalue λ₂,k; stationary start, Assumption 1), F_k(w) = ½h_k‖w − u_k‖², batch noise of
+    E‖ξ‖² = σ_k² per local step, E local steps of size η_t = η₁t^(−a), aggregation weights q
+    (scheme (3) with η̄ = 1), T rounds from w₀, and W the ball B(0, r_W), which every iterate
+    stays in (so the projection is the identity). C_P is Lemma 16's constant (eq. 156), T_P = 0
+    (P is diagonalisable).
+
+    Left side: E[F_B(w̄_T) − F_B*] exactly (moment recursion over the 2^N availability states;
+    for ``form`` "eq185": (πᵀq)Σ_{t≤T}η_tE[F_B(w_t) − F_B*]). Right side, by ``form``:
+    "appendix" (HAL eq. 13): [(½qᵀΣq + υ)/πᵀq + ψ + φ/ln(1/λ(P))]/Σ_{t≤T}η_t with
+    φ = 2EDGQΣ_{t≥1} ln(2C_PHt)η²_{t−J_t} (eq. 179; η₀ read as η₁); "main": the same without the
+    division; "000": the main text of the ToN copy, φ = 2EDGQΣ_t ln(2C_PHt)η_t²J_t, no
+    division; "eq185": (πᵀq) × the numerator (eq. 185); "lemma15": Lemma 15's (147),
+    max_{t₀}(πᵀq)Σ_{t=t₀}^T η_tE[F_B(w_t) − F_B(w_{t−J_t})] against C₁/ln(1/λ(P)) =
+    (πᵀq)φ/(2 ln(1/λ(P))) (w₀ read as w₁). D, G, H, Γ are Lemma 1's and eq. (9)'s
+    constants on W (their least values), J_t is eq. (132). The series φ is bounded from above:
+    exact head (Hurwitz ζ where long), direct terms up to m, and a certified integral tail
+    (past m ≥ e²/K, J_t/t ≤ c := (ln(Km)/ln(1/λ) + 1)/m ≤ ½ and ln(Kx)x^(−2a) decreases).
+    mpmath, 40 digits."""
+    from fractions import Fraction
+
+    import mpmath
+
+    mp = mpmath.mpf
+
+    def f(x):
+        return mp(x.numerator) / x.denominator if isinstance(x, Fraction) else mp(x)
+
+    with mpmath.workdps(40):
+        n, d, M = len(pi), len(w0), 2 ** len(pi)
+        pi_, h_, q_, s_ = (
+            [f(x) for x in pi],
+            [f(x) for x in h],
+            [f(x) for x in q],
+            [f(x) for x in sigma],
+        )
+        u_ = [[f(x) for x in row] for row in u]
+        a_, eta1_, rW = f(a), f(eta1), f(r_W)
+
+        def dot(x, y):
+            return sum((xi * yi for xi, yi in zip(x, y, strict=True)), mp(0))
+
+        # --- constants of the statement -----------------------------------------------------
+        L = max(h_)
+        Q = sum(q_, mp(0))
+        pq = dot(pi_, q_)
+        p = [x * y / pq for x, y in zip(pi_, q_, strict=True)]
+        hb = dot(p, h_)
+        w_B = [sum((p[k] * h_[k] * u_[k][i] for k in range(n)), mp(0)) / hb for i in range(d)]
+        al = [f(x) for x in alpha]
+        ha = dot(al, h_)
+        w_s = [sum((al[k] * h_[k] * u_[k][i] for k in range(n)), mp(0)) / ha for i in range(d)]
+        reach = [mpmath.sqrt(dot(uk, uk)) + rW for uk in u_]
+        D = max(hk * rk for hk, rk in zip(h_, reach, strict=True))
+        G = mpmath.sqrt(D**2 + max(s_) ** 2)
+
+        def sq_dist(x, y):
+            return dot([xi - yi for xi, yi in zip(x, y, strict=True)],
+                       [xi - yi for xi, yi in zip(x, y, strict=True)])  # fmt: skip
+
+        gB = [h_[k] * sq_dist(w_B, u_[k]) / 2 for k in range(n)]
+        H = max(max(h_[k] * reach[k] ** 2 / 2 - gB[k], gB[k]) for k in range(n))
+        Gamma = max(h_[k] * sq_dist(w_s, u_[k]) / 2 for k in range(n))
+        diam = 2 * rW
+        slem = max(abs(f(x)) for x in lam2)
+        ell = -mpmath.log((1 + slem) / 2)  # ln(1/λ(P)), λ(P) = (1 + λ̄₂)/2
+        K = 2 * f(C_P) * H
+        logK = mpmath.log(K)
+        S2 = eta1_**2 * mpmath.zeta(2 * a_)  # Σ_t η_t²
+        quad = (
+            sum((2 * (E + 1) * pi_[k] * s_[k] ** 2 * S2 * q_[k] ** 2 for k in range(n)), mp(0)) / 2
+        )
+        upsilon = 2 * diam**2 / E + M * Q / 4 * (S2 + mpmath.pi**2 / 6)
+        psi = (4 * L * (1 + E * Q) * Gamma + 2 * E**2 * G**2) * S2  # + H·Σ_{t<T_P}η_t = 0
+
+        def eta(t):
+            return eta1_ * mp(max(t, 1)) ** -a_  # η₀ read as η₁
+
+        def J(t):
+            return int(min(max(int(mpmath.ceil((logK + mpmath.log(t)) / ell)), 0), t))
+
+        # --- the series of φ, bounded from above ----------------------------------------------
+        kind = "000" if form == "000" else "phi"
+        pw, b = 2 * a_, 2 * a_ - 1
+        t_neg = 0
+        if logK < 0:
+            t_neg = int(mpmath.floor(mpmath.exp(-logK)))
+            while t_neg > 1 and logK + mpmath.log(t_neg) > 0:
+                t_neg -= 1
+        head = mp(0)
+        if kind == "phi" and t_neg:  # J_t = 0 where ln(2C_PHt) ≤ 0: Σ ln(Kt)η_t²
+            if t_neg < 10**5:
+                head = sum((logK + mpmath.log(t)) * eta(t) ** 2 for t in range(1, t_neg + 1))
+            else:
+                zs = mpmath.zeta(pw) - mpmath.zeta(pw, t_neg + 1)
+                dz = mpmath.zeta(pw, 1, 1) - mpmath.zeta(pw, t_neg + 1, 1)
+                head = eta1_**2 * (logK * zs - dz)
+        capped = 0
+        beta = 1 - K / (mpmath.e * ell) - K
+        if K < mp(2) ** -16 and beta >= K:  # t > 1/K: J_t ≤ Kt/(eℓ) + Kt, so t − J_t ≥ βt
+            one = K**b / b**2 + K**pw / (pw * mpmath.e)
+            if kind == "phi":
+                series = head + eta1_**2 * beta**-pw * one
+            else:
+                two = 2 * K**b / b**3 + (2 / pw) ** 2 * mpmath.exp(-2) * K**pw
+                series = head + eta1_**2 * (two / ell + one)
+        else:
+            m = max(t_neg + 1, 2**12, int(mpmath.ceil(mpmath.exp(2 - logK))),
+                    int(mpmath.ceil(4 / ell)))  # fmt: skip
+            while m / 2 < (logK + mpmath.log(m)) / ell + 1:
+                m *= 2
+            if m - t_neg > 2**20:
+                raise ValueError("the series of φ needs more than 2^20 direct terms here")
+            total = head
+            for t in range(t_neg + 1, m + 1):
+                j = J(t)
+                capped += j == t
+                lt = logK + mpmath.log(t)
+                total += lt * eta(t - j) ** 2 if kind == "phi" else lt * eta(t) ** 2 * j
+            Lm = logK + mpmath.log(m)
+            if kind == "phi":  # t > m: J_t ≤ c·t (c ≤ ½), so η_{t−J_t} ≤ η₁((1 − c)t)^(−a)
+                c = (Lm / ell + 1) / m
+                tail = (1 - c) ** -pw * eta1_**2 * mp(m) ** -b * (Lm / b + 1 / b**2)
+            else:
+                sq = Lm**2 / b + 2 * Lm / b**2 + 2 / b**3
+                tail = eta1_**2 * mp(m) ** -b * (sq / ell + Lm / b + 1 / b**2)
+            series = total + tail
+        phi = 2 * E * D * G * Q * series
+        den = sum((eta(t) for t in range(1, T + 1)), mp(0))
+        numerator = (quad + upsilon) / pq + psi + phi / ell
+
+        # --- the left side: exact moments over the availability states -------------------------
+        members = [[k for k in range(n) if (s >> (n - 1 - k)) & 1] for s in range(M)]
+        P, rho = [[mp(1)]], [mp(1)]
+        for x, lam in zip(pi_, [f(y) for y in lam2], strict=True):
+            B = [[1 - (1 - lam) * x, (1 - lam) * x], [(1 - lam) * (1 - x), 1 - (1 - lam) * (1 - x)]]
+            P = [[c * e for c in ra for e in rb] for ra in P for rb in B]
+            rho = [c * e for c in rho for e in (1 - x, x)]
+        w0_ = [f(x) for x in w0]
+        mw = [[r * x for x in w0_] for r in rho]  # E[w_t 1{A_t = s}]
+        ms = [[mp(0)] * d for _ in range(M)]  # E[S_{t−1} 1{A_t = s}], S_t = Σ_{r≤t} η_r w_r
+        gww = [r * dot(w0_, w0_) for r in rho]  # E[‖w_t‖² 1{A_t = s}]
+        gws, gss = [mp(0)] * M, [mp(0)] * M  # E[w_t·S_{t−1} 1], E[‖S_{t−1}‖² 1]
+        fb_sum, fbs = mp(0), []
+        for t in range(1, T + 1):
+            et = eta(t)
+            fb = hb * (sum(gww) - 2 * dot([sum(c) for c in zip(*mw, strict=True)], w_B)
+                       + dot(w_B, w_B)) / 2  # fmt: skip
+            fb_sum += et * fb
+            fbs.append(fb)
+            bk = [1 - (1 - et * hk) ** E for hk in h_]
+            nk = [et**2 * sum(((1 - et * hk) ** (2 * j) for j in range(E)), mp(0)) for hk in h_]
+            new = []
+            for s in range(M):
+                C = 1 - sum((q_[k] * bk[k] for k in members[s]), mp(0))
+                g = [sum((q_[k] * bk[k] * u_[k][i] for k in members[s]), mp(0)) for i in range(d)]
+                N_s = sum((q_[k] ** 2 * s_[k] ** 2 * nk[k] for k in members[s]), mp(0))
+                new.append((
+                    [C * x + rho[s] * y for x, y in zip(mw[s], g, strict=True)],
+                    [x + et * y for x, y in zip(ms[s], mw[s], strict=True)],
+                    C**2 * gww[s] + 2 * C * dot(mw[s], g) + rho[s] * (dot(g, g) + N_s),
+                    C * gws[s] + C * et * gww[s] + dot(g, ms[s]) + et * dot(g, mw[s]),
+                    gss[s] + 2 * et * gws[s] + et**2 * gww[s],
+                ))  # fmt: skip
+            mw = [[sum((P[s][r] * new[s][0][i] for s in range(M)), mp(0)) for i in range(d)]
+                  for r in range(M)]  # fmt: skip
+            ms = [[sum((P[s][r] * new[s][1][i] for s in range(M)), mp(0)) for i in range(d)]
+                  for r in range(M)]  # fmt: skip
+            gww, gws, gss = ([sum((P[s][r] * new[s][c] for s in range(M)), mp(0)) for r in range(M)]
+                             for c in (2, 3, 4))  # fmt: skip
+        ES = [sum(c) for c in zip(*ms, strict=True)]
+        err = (sum(gss) - 2 * den * dot(ES, w_B) + den**2 * dot(w_B, w_B)) / den**2
+        if form == "eq185":
+            lhs, rhs = pq * fb_sum, pq * numerator
+        elif form == "lemma15":  # max over t₀ of the suffix sums; w₀ read as w₁
+            terms = [eta(t) * (fbs[t - 1] - fbs[max(t - J(t), 1) - 1]) for t in range(1, T + 1)]
+            lhs, suffix = terms[-1], mp(0)
+            for value in reversed(terms):
+                suffix += value
+                lhs = max(lhs, suffix)
+            lhs, rhs = pq * lhs, pq * phi / (2 * ell)
+        else:
+            lhs = hb * err / 2
+            rhs = numerator / den if form == "appendix" else numerator
+        parts = {"L": L, "Q": Q, "M": M, "πᵀq": pq, "w_B*": w_B, "D": D, "G": G, "H": H,
+                 "Γ": Gamma, "diam(W)": diam, "λ(P)": (1 + slem) / 2, "ln(1/λ(P))": ell,
+                 "2C_PH": K, "Σ_t η_t²": S2, "½qᵀΣq": quad, "υ": upsilon, "ψ": psi,
+                 "φ": phi, "Σ_{t≤T} η_t": den, "capped J_t": capped}  # fmt: skip
+        return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs, "parts": parts}

@@ -268,6 +268,19 @@ def _sec5e(inst: Instance) -> float:
     return consistency
 
 
+#: Clusters of clients sharing independent two-state chains (also the INFOCOM copy's §VI-B).
+SEC5E_SPACE = Space(
+    [
+        Integer("C", 1, 6),
+        Real("pi", 0.0, 1.0, size="C", special=(0.5, 0.1, 0.9)),
+        Real("l2", _lambda2_low, 1.0, size="C", closed=(True, False), special=(0.0, 0.5, 0.9)),
+        Integer("N", 0, 12),
+        Real("assign", 0.0, 1.0, size="N", closed=(True, False)),
+        Real("ex_first", 0.0, 1.0, size="C", closed=(True, True)),
+        Real("ex_rest", 0.0, 1.0, size="N", closed=(True, True)),
+    ]
+)
+
 register(
     Claim(
         "cafed:sec5e-cluster",
@@ -277,19 +290,7 @@ register(
         "with clusters of clients sharing independent two-state chains, excluding clients lowers "
         "λ(P) only if every client of every cluster attaining max_c |λ_c| is excluded; and λ(P′) "
         "is the product chain's over the clusters that keep a client",
-        Space(
-            [
-                Integer("C", 1, 6),
-                Real("pi", 0.0, 1.0, size="C", special=(0.5, 0.1, 0.9)),
-                Real(
-                    "l2", _lambda2_low, 1.0, size="C", closed=(True, False), special=(0.0, 0.5, 0.9)
-                ),
-                Integer("N", 0, 12),
-                Real("assign", 0.0, 1.0, size="N", closed=(True, False)),
-                Real("ex_first", 0.0, 1.0, size="C", closed=(True, True)),
-                Real("ex_rest", 0.0, 1.0, size="N", closed=(True, True)),
-            ]
-        ),
+        SEC5E_SPACE,
         _sec5e,
         tolerance=0.0,
         budget=300,

@@ -1,5 +1,6 @@
 """CA-Fed (ToN, 002 App. B): the per-round lemmas of Theorem 2's proof not covered by
-:mod:`.cafed_lemmas` — Lemmas 2–7, 9, 12, 13 (executable) and Lemma 15 (registered with a reason).
+:mod:`.cafed_lemmas` — Lemmas 2–7, 9, 12, 13 (Lemma 15 is executable on the exact trajectories of
+:mod:`.cafed_theorem2`).
 
 One communication round on a quadratic federation (:mod:`._cafed_quadratic`): the active clients
 A_t run E local steps (eq. 2) from w_{t,0} with additive Gaussian batch noise ξ_{t,j}^k ~
@@ -812,21 +813,5 @@ register(
             interpretation="The printed sandwich with ∇F_k(v) and ∇F_k(w) exchanged (the "
             "first-order convexity inequalities at w and at v), which is what (127) uses.",
         ),
-    )
-)
-
-
-# --- Lemma 15 ------------------------------------------------------------------------------------
-register(
-    Claim(
-        "cafed:lemma15-eq147",
-        _src("App. B3", "Lemma 15, eq. (147)", (1022, 1049)),
-        "(Σ_kπ_kq_k)Σ_{t=t0}^Tη_tE[F_B(w_{t,0}) − F_B(w_{t−J_t,0})] ≤ C_1/ln(1/λ(P)), "
-        "C_1 = EDGQ(Σπ_kq_k)Σ_t ln(2C_PHt)η²_{t−J_t} (eq. 148)",
-        reason="an expectation over the whole trajectory (the Markov availability chain and "
-        "every batch up to round T, through the delayed iterate w_{t−J_t,0}) with a projection "
-        "each round: no closed form, and a Monte Carlo estimate against a bound with this much "
-        "slack cannot refute it in budget. Its proof's step (154) → (155) uses J_t ≤ "
-        "ln(2C_PHt)/ln(1/λ), refuted as cafed:lemma14-eq142-step (the same step as Lemma 14).",
     )
 )
