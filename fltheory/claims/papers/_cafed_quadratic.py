@@ -122,13 +122,21 @@ def to_mp(x: Any) -> Any:
 
 
 # --- quadratic federations ---------------------------------------------------------------------
-def qf_params(n: tuple[int, int] = (1, N_MAX), d: tuple[int, int] = (1, D_MAX)) -> list[Any]:
-    """Parameters of a quadratic federation: sizes, log-eigenvalues lh1..lh3, Cayley
-    parameters s1..s3, minimiser coordinates u1..u3, α, π and q (zeros allowed)."""
+def qf_params(
+    n: tuple[int, int] = (1, N_MAX),
+    d: tuple[int, int] = (1, D_MAX),
+    log_h: tuple[float, float] = LOG_H,
+    u_range: float = 10.0,
+) -> list[Any]:
+    """Parameters of a quadratic federation: sizes, log-eigenvalues lh1..lh3 (in ``log_h``),
+    Cayley parameters s1..s3, minimiser coordinates u1..u3 (in ±``u_range``), α, π and q
+    (zeros allowed)."""
     params: list[Any] = [Integer("n", *n), Integer("d", *d)]
-    params += [Real(f"lh{i}", *LOG_H, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
+    params += [Real(f"lh{i}", *log_h, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
     params += [Real(f"s{i}", -3.0, 3.0, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
-    params += [Real(f"u{i}", -10.0, 10.0, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
+    params += [
+        Real(f"u{i}", -u_range, u_range, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)
+    ]
     params += [
         Simplex("alpha", "n"),
         Real("pi", 0.0, 1.0, size="n", closed=(False, True), special=(1.0, 0.5)),

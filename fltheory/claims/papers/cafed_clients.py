@@ -86,6 +86,18 @@ register(
         tolerance=0.0,
         budget=600,
         expected="holds",
+        reading=Reading(
+            quote="… 'more available' clients with π = 1/2 + g, 'less available' with π = 1/2 − "
+            "g … correlated clients (λ_k = ν) … weakly correlated clients (λ_k ∼ N(0, ε²)) … "
+            "We use g = 0.4, ν = 0.9, and ε = 10⁻² (l.305)",
+            hypotheses=(
+                Hypothesis(
+                    "two-state chains (eq. 236): λ₂ ≥ 1 − 1/max(π, 1 − π)",
+                    "every client of the constructed population, any size and seed",
+                ),
+            ),
+            interpretation="The simulator's population with the values the experiments use.",
+        ),
         notes="Margin min_k(λ₂,k − lower(π_k))/ε over the clients, the construction redone here "
         "(same seeded stream as the library's ca_fed_population, compared entry by entry: −1 if "
         "they differ). At g = 0.4 the lower end is −1/9 = −11.1ε, so a draw fails with probability "
@@ -338,6 +350,19 @@ register(
         tolerance=0.0,
         budget=400,
         expected="holds",
+        reading=Reading(
+            quote="P′ = ⊗_{k′: q_k′ > 0} P_k′ and λ(P′) = max_{k′: q_k′ > 0} λ(P_k′), which is "
+            "potentially smaller w.r.t. the case when all clients participate (l.200)",
+            hypotheses=(
+                Hypothesis(
+                    "independent clients (§III-D)",
+                    "product chains of N ≤ 6 two-state clients, negative λ₂ included",
+                ),
+            ),
+            interpretation="The spectral fact on which Guideline B rests, with λ(P_k) = (1 + "
+            "|λ₂,k|)/2 (eq. 229): λ(P′) = max over the kept clients ≤ λ(P), smaller only when "
+            "every maximiser is excluded.",
+        ),
         notes="Code path optimize.guidelines.reduced_chain_lambda (ProductChain.exclude); oracle: "
         "numpy eigenvalues of the dense Kronecker matrix of the kept clients (N ≤ 6). A client "
         "is kept when its 'kp' entry is ≥ ½. Negative λ₂ included (λ(P_k) uses |λ₂|).",
@@ -1188,6 +1213,21 @@ register(
         tolerance=1e-9,
         budget=400,
         expected="holds",
+        reading=Reading(
+            quote="Lemma 18. … (Σ_kπ_kq_k)Σ_{t=T_P}^T η_tE[F_B(w_{t−J_t,0}) − F_B*] ≤ "
+            "C₁/ln(1/λ(P)) + C₃ (163), C₁ (164), C₃ (165) — 002 App. B2, l.1094–1100",
+            hypotheses=(
+                Hypothesis(
+                    "Assumptions 1–3, 5, convex F_k, η_t decreasing with eq. (12)",
+                    "product chains of N ≤ 4 two-state clients, quadratic clients on a "
+                    "ball W ∋ w*, w_B*, η₁ at feta × the cap, T ≤ T_P + 10⁵",
+                ),
+            ),
+            interpretation="As printed. Decided without simulating: a negative right side "
+            "refutes it for every trajectory, one above (Σπq)·sup_W(F_B − F_B*)·Ση_t proves it "
+            "for every trajectory; instances in between are declined (narrower than the paper "
+            "in effect, but none was met in the searched space).",
+        ),
         notes="Decided without simulation: the left side is ≥ 0 and at most (Σπq)·sup_W(F_B − "
         "F_B*)·Σ_{t=T_P}^T η_t (the model stays in W), so RHS < 0 would refute it for every "
         "trajectory and RHS ≥ that bound proves it for every trajectory; instances in between "

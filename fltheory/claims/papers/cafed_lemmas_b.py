@@ -65,6 +65,21 @@ def _noise_params() -> list[Any]:
     ]
 
 
+#: η_t up to this multiple of eq. (12)'s cap 1/(2L(1 + 2EQ)) where a lemma states no step-size
+#: condition (Lemmas 2, 4–7, 9, 13): the claims are checked beyond the theorem's regime too.
+ETA_WIDE = 10.0
+
+
+def _wide_eta(params: list[Any]) -> list[Any]:
+    """``params`` with feta ranging over (0, ETA_WIDE] (the lemmas without a step condition)."""
+    return [
+        Real("feta", 0.0, ETA_WIDE, closed=(False, True), special=(1.0, 0.5))
+        if p.name == "feta"
+        else p
+        for p in params
+    ]
+
+
 def _pathwise_params() -> list[Any]:
     """Lemma 8's round parameters, the eigenvalues also tried at the smallest curvature 10⁻⁴
     (where eq. 12 lets η_t exceed 1), and W's half-width."""
@@ -194,6 +209,23 @@ def _abs_sum(*xs: Any) -> Any:
     return sum((abs(x) for x in xs[1:]), abs(xs[0]))
 
 
+_PATH_HYPS = (
+    Hypothesis(
+        "Assumptions 2–3, convex F_k",
+        "quadratic clients (N ≤ 4, d ≤ 3, Hessian "
+        "eigenvalues in [10⁻⁴, 10⁴]), q ≥ 0 with zeros, any active set, E ≤ 4; W a box "
+        "centred at w_B* containing w_{t,0}",
+    ),
+    Hypothesis("batch noise (Assumption 5)", "σ_k = 0 (pathwise)"),
+)
+_NOISE_HYPS = (
+    Hypothesis("Assumptions 2–3, convex F_k", "quadratic clients (N ≤ 3, d ≤ 2), q ≥ 0 with "
+               "zeros, any active set, E ≤ 3"),
+    Hypothesis("Assumption 5: E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²", "additive Gaussian noise "
+               "N(0, s_k²I_d) per local step (σ_k² = d·s_k²), s_k = 0 allowed"),
+)  # fmt: skip
+
+
 # --- Lemma 2 -------------------------------------------------------------------------------------
 def _lemma2(inst: Instance) -> Fraction:
     r = _Round(inst, exact=True, noise=True)
@@ -208,7 +240,7 @@ register(
         "cafed:lemma2-eq44",
         _src("App. B1", "Lemma 2, eq. (44)", (548, 578)),
         "E_{B_t|A_t,H_t}[g_t] = E_{B_t|A_t,H_t}[ḡ_t]",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         lambda i: float(_lemma2(i)),
         exact=lambda i: (_lemma2(i), "exact rationals"),
         simplify=cq.simplify,
@@ -217,6 +249,16 @@ register(
         "is −‖E g − E ḡ‖²/max(‖E g‖², ‖E ḡ‖²), 0 iff equal). For affine noise the identity is a "
         "telescoping sum, so this is an exactness probe of the round's bookkeeping. N ≤ 3, d ≤ 2, "
         f"E ≤ 3. Budget {BUDGET_EXACT} (exact margin).",
+        reading=Reading(
+            quote="Lemma 2. Let g_t(A_t, B_t) and ḡ_t(A_t, B_t) be defined as in (39) and (40), "
+            "respectively. The following equality holds: E_{B_t|A_t,H_t}[g_t] = "
+            "E_{B_t|A_t,H_t}[ḡ_t] (44)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="As printed, with g_t read from the server's aggregate "
+            "Σq_k(w_{t,0} − w_{t,E}^k)/η_t "
+            "(eq. 39 with E local steps) and η_t up to 10× eq. (12)'s cap (the lemma states no "
+            "step condition).",
+        ),
         budget=BUDGET_EXACT,
         tolerance=TOL,
         expected="holds",
@@ -361,7 +403,8 @@ _LEMMA3_FINDINGS: dict[str, dict[str, Any]] = {
     ),
     "proved": dict(
         reading=_lemma3_reading(
-            "With η_t² in the third term, as the proof's (57) and Lemma 5 have."
+            "With η_t² in the third term, as the proof's (57) and Lemma 5 have; η_t up to 10× "
+            "eq. (12)'s cap (the lemma states no step condition)."
         ),
     ),
 }
@@ -382,7 +425,10 @@ for _form, _expected, _stmt, _note in (
             _src("App. B1", f"Lemma 3, eq. (53) ({_form})", (582, 599)),
             "E‖w_{t+1,0} − w_B*‖² ≤ ‖w_{t,0} − w_B*‖² − 2η_tE⟨w_{t,0} − w_B*, ḡ_t⟩ + "
             f"{_stmt} + 2η_tE⟨w_{{t,0}} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ + η_t²E‖g_t − ḡ_t‖²",
-            Space(_pathwise_params(), where=cq.positive_pq),
+            Space(
+                _wide_eta(_pathwise_params()) if _form == "proved" else _pathwise_params(),
+                where=cq.positive_pq,
+            ),
             _m,
             exact=_e,
             simplify=cq.simplify,
@@ -434,13 +480,24 @@ register(
         "−2η_t⟨w_{t,0} − w_B*, ḡ_t⟩ ≤ −2η_t(1 − η_tL)Σ_{A_t}q_kΣ_{j<E}(F_k(w_{t,j}^k) − "
         "F_k(w_B*)) + Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖² + "
         "2η_t²LEΣ_{A_t}q_k(F_k(w_B*) − F_k*)",
-        Space(_round_params(), where=cq.positive_pq),
+        Space(_wide_eta(_round_params()), where=cq.positive_pq),
         _m4,
         exact=_e4,
         simplify=cq.simplify,
         notes=_PATH_NOTES + " TRUE (convexity, Young and ‖∇F_k‖² ≤ 2L(F_k − F_k*), for any "
         "points). The statement's display is unnumbered in 002 (l.605–607; l.609–617 are "
         f"extraction garbage); labelled eq58 as the display before (59). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 4. Let Assumption 3 hold and the local functions {F_k} be convex. "
+            "We have: "
+            "−2η_t⟨w_{t,0} − w_B*, ḡ_t⟩ ≤ −2η_t(1 − η_tL)Σ_{A_t}q_kΣ_{j<E}(F_k(w_{t,j}^k) − "
+            "F_k(w_B*)) + Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖² + 2η_t²LEΣ_{A_t}q_k(F_k(w_B*) − "
+            "F_k*) (l.605–607)",
+            hypotheses=_PATH_HYPS,
+            interpretation="As printed, pathwise (the statement has no expectation over "
+            "batches), η_t up to 10× "
+            "eq. (12)'s cap (the lemma states no step condition).",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -453,12 +510,18 @@ register(
         _src("App. B1", "Lemma 5, eq. (66)", (651, 668)),
         "η_t²‖ḡ_t‖² ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j<E}(F_k(w_{t,j}^k) − F_k(w_B*)) + "
         "2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*)",
-        Space(_round_params(), where=cq.positive_pq),
+        Space(_wide_eta(_round_params()), where=cq.positive_pq),
         _m5,
         exact=_e5,
         simplify=cq.simplify,
         notes=_PATH_NOTES + " TRUE (Jensen twice, Σ_{A_t}q_k ≤ Q, ‖∇F_k(w)‖² ≤ "
         f"2L(F_k(w) − F_k*)). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 5. Let Assumption 3 hold. We have: η_t²‖ḡ_t‖² ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j<E}"
+            "(F_k(w_{t,j}^k) − F_k(w_B*)) + 2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*) (66)",
+            hypotheses=_PATH_HYPS,
+            interpretation="As printed, pathwise, η_t up to 10× eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -530,7 +593,7 @@ register(
         "2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j=1}^{E−1}"
         "E[F_k(w_{t,j}^k) − F_k(w_B*)] + ½η_t²E(E−1)Σ_{A_t}q_k²σ_k² + "
         "2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*)",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         _m6,
         exact=_e6,
         simplify=cq.simplify,
@@ -538,6 +601,15 @@ register(
         "E⟨∇F_k(w_j), ξ_{j'}⟩ ≤ 0 for quadratics), although the proof has slips: (88) drops a "
         "factor 2 and (90) uses Σq_k²f(k) ≤ (Σq_k)(Σq_kf(k)) with f(k) possibly negative. "
         f"Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 6. Let Assumption 5 hold. We have: 2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − "
+            "g_t⟩ ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j=1}^{E−1}E[F_k(w_{t,j}^k) − F_k(w_B*)] + "
+            "½η_t²E(E−1)Σ_{A_t}q_k²σ_k² + 2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*) (72)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="As printed, with the batch expectation in closed form (Gaussian "
+            "noise), η_t up to 10× "
+            "eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -549,13 +621,19 @@ register(
         "cafed:lemma7-eq91",
         _src("App. B1", "Lemma 7, eq. (91)", (750, 777)),
         "η_t²E‖g_t − ḡ_t‖² ≤ η_t²EΣ_{A_t}q_k²σ_k²",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         _m7,
         exact=_e7,
         simplify=cq.simplify,
         notes=_NOISE_NOTES + " TRUE with equality for additive independent noise (the exact "
         "margin is 0: an exactness probe; the float margin sees rounding only). "
         f"Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 7. Let Assumption 5 hold. We have: η_t²E‖g_t − ḡ_t‖² ≤ "
+            "η_t²EΣ_{A_t}q_k²σ_k² (91)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="As printed (equality for additive independent noise).",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -567,7 +645,7 @@ register(
         "cafed:lemma9-eq106",
         _src("App. B2", "Lemma 9, eq. (106)", (823, 840)),
         "E[Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖²] ≤ ½η_t²E³G²Σ_{A_t}q_k",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         _m9,
         exact=_e9,
         simplify=cq.simplify,
@@ -575,6 +653,16 @@ register(
         "proof's hypothesis allows at the visited iterates; Lemma 1's G is larger, so holding "
         "here implies holding there). TRUE (Σ_{j<E}j² ≤ E³/2; loose by ≥ 3/2). "
         f"Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 9. Let Assumptions 2, 3 and 5 hold, the local functions be convex "
+            "and G be "
+            "defined as in Lemma 1, Equation (7). … E[Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖²] ≤ "
+            "½η_t²E³G²(Σ_{A_t}q_k) (106)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="With the least G the hypothesis allows at the visited iterates "
+            "(stronger than "
+            "Lemma 1's), η_t up to 10× eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -602,7 +690,7 @@ register(
         "cafed:lemma13-eq128",
         _src("App. B2", "Lemma 13, eq. (128)", (944, 959)),
         "E‖w_{t+1,0} − w_{t,0}‖ ≤ η_tEGΣ_{A_t}q_k (η̄ = 1)",
-        Space(_pathwise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_pathwise_params()), where=cq.positive_pq),
         _m13,
         exact=_e13,
         simplify=cq.simplify,
@@ -610,6 +698,15 @@ register(
         "projected Gaussian has no closed form); both sides squared (exact rationals); G² := "
         "max_{k∈A_t, j<E}‖∇F_k(w_{t,j}^k)‖² (the smallest G the hypothesis allows). TRUE "
         f"(projection non-expansive, w_{{t,0}} ∈ W, triangle inequality). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 13. Let Assumptions 2, 3, and 5 hold. We have: E‖w_{t+1,0} − w_{t,0}‖ ≤ "
+            "η_tEG(Σ_{A_t}q_k) (128)",
+            hypotheses=_PATH_HYPS,
+            interpretation="Pathwise with σ = 0: the batch expectation of a projected Gaussian "
+            "has no closed form "
+            "(narrower than Assumption 5's σ_k ≥ 0, which a Monte Carlo could not refute with "
+            "this slack); the box W lets the projection bind; η_t up to 10× eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -680,6 +777,13 @@ LEMMA12_COUNTEREXAMPLE: Instance = {
     "v1": 1.0, "v2": 0.0, "v3": 0.0, "x1": 0.0, "x2": 0.0, "x3": 0.0,
 }  # fmt: skip
 
+_LEMMA12_HYPOTHESES = (
+    Hypothesis("F_k convex and L-smooth on W (Assumption 3, convexity in Lemma 12)",
+               "quadratic clients, Hessian eigenvalues in [10⁻⁴, 10⁴], N ≤ 4, d ≤ 3"),
+    Hypothesis("v, w ∈ W, W convex and compact (Assumption 2)", "W a box c + r[−1, 1]^d, v and "
+               "w anywhere in it, corners included"),
+)  # fmt: skip
+
 _m12, _e12 = _lemma12("statement")
 register(
     Claim(
@@ -694,6 +798,13 @@ register(
         "10⁻³ to 10^1.5), v and w anywhere in W (corners included); D := L·max_k max_{x∈W}"
         "‖x − u_k‖ (Lemma 1's D, eq. 42, on the box); both sides squared, exact in Fractions. "
         f"TRUE (mean value theorem). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 12. Let Assumptions 2 and 3 hold, and the local functions be convex. "
+            "We have: "
+            "|F_k(v) − F_k(w)| ≤ D·‖v − w‖, ∀v, w ∈ W (125)",
+            hypotheses=_LEMMA12_HYPOTHESES,
+            interpretation="As printed, D the constant of Lemma 1 (eq. 42) on the box W.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -741,12 +852,6 @@ def _lemma12_explain(form: str) -> Any:
     return explain
 
 
-_LEMMA12_HYPOTHESES = (
-    Hypothesis("F_k convex and L-smooth on W (Assumption 3, convexity in Lemma 12)",
-               "quadratic clients, Hessian eigenvalues in [10⁻⁴, 10⁴], N ≤ 4, d ≤ 3"),
-    Hypothesis("v, w ∈ W, W convex and compact (Assumption 2)", "W a box c + r[−1, 1]^d, v and "
-               "w anywhere in it, corners included"),
-)  # fmt: skip
 _LEMMA12_QUOTE = (
     "Moreover, from the convexity of {F_k}, it follows that: ⟨∇F_k(v), v − w⟩ ≤ F_k(v) − "
     "F_k(w) ≤ ⟨∇F_k(w), v − w⟩ (eq. 126, l.934), then |F_k(v) − F_k(w)| ≤ max{‖∇F_k(v)‖, "

@@ -385,12 +385,17 @@ def _register_t2(
 # --- readings, explanations ----------------------------------------------------------------------
 _T2_HYPOTHESES = (
     Hypothesis("Assumption 1: irreducible, aperiodic availability chain started in ρ",
-               "N ≤ 3 independent two-state clients (eq. 236), λ₂ ∈ [lower end, 1), stationary "
-               "start; T_P = 0 (P diagonalisable), C_P the least value of eq. (156)"),
+               "N ≤ 3 independent two-state clients (eq. 236, the §III-D setting), λ₂ ∈ [lower "
+               "end, 1), stationary start. Narrower than the paper (any chain): only product "
+               "chains have C_P and T_P (eqs. 156–157) in closed form; for them T_P = 0"),
     Hypothesis("Assumptions 2–5 and convex F_k: W convex compact ∋ w*, w_B*, w_k*; L-smooth, "
                "μ-strongly convex F_k; E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²",
-               "F_k = ½h_k‖w − u_k‖² in d ≤ 2 (κ ≤ 10⁶), u_k and w₀ in B(0, r), W = B(0, r_W) "
-               "with r_W ≥ every iterate (the projection never binds), noise ±σ_k"),
+               "F_k = ½h_k‖w − u_k‖² in d ≤ 2 (isotropic per client, curvatures differing "
+               "across clients, κ ≤ 10⁶), u_k and w₀ in B(0, r), noise ±σ_k, W = B(0, r_W) "
+               "with r_W ≥ every iterate. Narrower than the paper: the projection never binds "
+               "and F_k is isotropic — the exact expectations need iterates affine in the noise "
+               "and a 2×2 moment recursion; a binding projection leaves only Monte Carlo, which "
+               "cannot decide bounds this loose"),
     Hypothesis("Lemma 1's D, G, H and eq. (9)'s Γ", "their least values on W (sup-constants)"),
     Hypothesis("eq. (12): η_t > 0 decreasing, η₁ ≤ 1/(2L(1 + 2EQ)), Ση_t = ∞, Σ ln(t)η_t² < ∞",
                "η_t = η₁t^(−a), a ∈ (½, 1], η₁ = feta × the cap, feta ∈ (0, 1]"),
@@ -965,6 +970,11 @@ _L11_NOTES = (
     "W never binding); the LHS is maximised over t₀ ∈ [1, T]. C_0 computed here from the "
     "sup-constants (no library code implements it). Budget 300."
 )
+_LEMMA11_QUOTE = (
+    "Lemma 11. … for any t₀ ≤ T: Σ_{t=t₀}^T η_tE[Σ_{k∈A_t}q_k(F_k(w_{t,0}) − F_k(w_B*))] ≤ "
+    "(2/E)diam(W)² + (E+1)(Σπ_kq_k²σ_k²)(Ση_t²) + 2E²G²(Σπ_kq_k)(Ση_t²) + "
+    "4L(1+EQ)Γ(Σπ_kq_k)(Ση_t²) =: C_0 (116) — 002 App. B2, l.862–923"
+)
 for _factor, _suffix, _expected, _note in (
     (4, "printed", "holds", "As printed (4L(1 + EQ)Γ). The proof gives 8L (dividing (122) by E/2 "
      "turns 4η²LE(1 + EQ)Γ into 8η²L(1 + EQ)Γ) and rests on Lemma 8 (false: cafed:lemma8-eq98); "
@@ -986,5 +996,11 @@ for _factor, _suffix, _expected, _note in (
             notes=f"{_L11_NOTES} {_note}",
             budget=300,
             expected=_expected,
+            reading=Reading(
+                quote=_LEMMA11_QUOTE,
+                hypotheses=_T2_HYPOTHESES,
+                interpretation=f"The left side maximised over t₀ ∈ [1, T]; C_0 with "
+                f"{_factor}L(1 + EQ)Γ ({'as printed' if _factor == 4 else 'as the proof gives'}).",
+            ),
         )
     )
