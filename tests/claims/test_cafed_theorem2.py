@@ -255,6 +255,10 @@ def test_correlation_lowers_the_bound_when_2CPH_is_small():
     claim = CLAIMS.get("cafed:thm2-correlation-monotone")
     assert claim.margin(MONOTONE) == pytest.approx((high - low) / max(low, high), rel=1e-3)
     assert float(claim.exact(MONOTONE)[0]) == pytest.approx((high - low) / max(low, high), rel=1e-3)
+    e = claim.explain(MONOTONE)  # the standalone evaluation sees the same decrease
+    assert not e.holds and float(e.lhs.value) == pytest.approx(high, rel=1e-3)
+    assert claim.finding.cls == "literal"
+    assert CLAIMS.get(claim.finding.intended).space.valid(MONOTONE) is False  # 2C_PH < 1
 
 
 def test_lemma11_at_the_negative_bound_instance():
