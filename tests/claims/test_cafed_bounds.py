@@ -86,6 +86,27 @@ def test_theorems_at_the_boundary_equal_minimisers_and_tiny_weights():
         assert margin(claim_id, tiny) > 0.0 and exact(claim_id, tiny) > 0.0
 
 
+def test_explanations_in_the_paper_quantities():
+    # eq. 10 as printed (typo): ε = 81/200 against 2κ²ε_opt + ε_bias = 1/100 + 32/100 (w is the
+    # float w_B* − 1/10, within 1e-16 of 1/10)
+    c = CLAIMS.get("cafed:thm1-eq10-b")
+    e = c.explain(HAND)
+    assert not e.holds and c.verify(**e.verify_args)["holds"] is False
+    assert float(e.lhs.value) == pytest.approx(81 / 200, rel=1e-12)
+    assert float(e.rhs.value) == pytest.approx(33 / 100, rel=1e-12)
+    assert c.finding.cls == "typo" and CLAIMS.get(c.finding.intended).expected == "holds"
+    # 000's ε̄_bias := χ² (version): ×100 the losses, w = 1 exactly: 40.5 against 41/9
+    c = CLAIMS.get("cafed:sec3c-total-main")
+    e = c.explain(scaled(10.0))
+    assert e.lhs.value == Fraction(81, 2) and e.rhs.value == Fraction(41, 9) and not e.holds
+    assert c.finding.cls == "version"
+
+
+def test_the_constant_step_limit_is_read_as_not_claimed():
+    c = CLAIMS.get("cafed:eq4-limit-constant-step")
+    assert c.finding.cls == "literal" and c.finding.intended == "cafed:eq4-limit-diminishing"
+
+
 # --- eq. 9, the unbiased strategy, eq. 11's divergence --------------------------------------------
 def test_gamma_matches_the_hand_value_and_detects_a_wrong_one(monkeypatch):
     assert margin("cafed:eq9-gamma", HAND) > 0.99  # library Γ = ½ within 1e-9
@@ -188,6 +209,7 @@ def test_diminishing_step_limit_tends_to_w_B():
 
 
 # --- verdicts --------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", IDS)
 def test_small_budget_verdicts(claim_id):
     claim = CLAIMS.get(claim_id)
@@ -210,4 +232,6 @@ def test_every_claim_with_its_default_budget():
         )
         assert verdict.verdict == claim.expected, verdict.to_dict()
     print("\n" + "\n".join(rows) + f"\ntotal {total:.1f}s")
-    assert total < 60.0, f"the module's claims took {total:.0f} s (time.perf_counter {time.time()})"
+    assert total < 120.0, (
+        f"the module's claims took {total:.0f} s (time.perf_counter {time.time()})"
+    )

@@ -3,6 +3,7 @@ minimisers, Appendix D's convexity, Fig. 1's exclusions, the aliases, the fast f
 and (slow) every claim at its default budget."""
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -70,11 +71,32 @@ def test_fig1_exclusions_on_one_seed():
     assert margin("fig1-excluded", seed=0) > 0.1
 
 
-def test_aliases_point_to_journal_claims():
-    aliases = [c for c in CLAIMS_HERE if not c.executable and "same statement as" in c.reason]
+def test_aliases_say_what_is_missing_and_where_the_journal_checks_it():
+    aliases = [c for c in CLAIMS_HERE if not c.executable and c.reason.startswith("needs ")]
     assert len(aliases) >= 20
     for c in aliases:
-        assert "cafed:" in c.reason and "checked there" in c.reason
+        missing, _, target = c.reason.partition("lost in this extraction")
+        assert missing.strip() and "registered as cafed:" in target, c.id
+        for ref in re.findall(r"cafed:[a-z0-9][a-z0-9.\-]*[a-z0-9]", target):
+            assert CLAIMS.resolve(ref), (c.id, ref)
+
+
+def test_the_cluster_remark_is_checked_with_the_journal_margin():
+    spatial = claim("spatial")
+    assert spatial.executable and spatial.margin is CLAIMS.get("cafed:sec5e-cluster").margin
+    # two clusters, λ = (0.9, 0.5); cluster 0 has clients 0 and 2, client 2 excluded only:
+    # the kept client 0 keeps λ(P) = (1 + 0.9)/2, the margin is the 1e-9 consistency slack
+    inst = dict(C=2, pi=A([0.5, 0.5]), l2=A([0.9, 0.5]), N=1, assign=A([0.1]),
+                ex_first=A([1.0, 1.0]), ex_rest=A([0.0]))  # fmt: skip
+    assert 0.0 <= spatial.margin(inst) <= 1e-9
+
+
+def test_eq11_on_w_explanation_agrees_with_the_exact_margin():
+    c = claim("assumption2-on-w")
+    e = c.explain(COUNTER)
+    assert not e.holds and c.verify(**e.verify_args)["holds"] is False
+    # Γ_W = 50 − ½·(10 − 2.5)² = 21.875, χ² = 1/24 (p = (0.6, 0.4) as decimals): bound 0.911
+    assert e.rhs.value == Fraction(21875, 1000) / 24 and e.lhs.value == 2
 
 
 @pytest.mark.parametrize("c", EXECUTABLE, ids=lambda c: c.id)

@@ -79,6 +79,89 @@ def test_negative_bound_refutes_the_printed_forms(claim_id):
     assert float(claim.exact(NEG)[0]) == pytest.approx(expected, rel=1e-3)
 
 
+def test_the_negative_bound_regime_and_the_2cph_ge_1_regime_are_disjoint():
+    # the main-text and η̄ forms are searched where 2C_PH ≥ 1 (so that they test the missing
+    # division and the reading q ← η̄q alone); NEG has 2C_PH = 2.6e-3 and is outside
+    assert t2._run(NEG).log_K < 0 and t2._run(DIVISION).log_K > 0
+    inside = {**DIVISION, "le": 5.0, "leta": -3.9, "ua": np.full(1, 0.9), "lq": np.full(1, 2.9),
+              "sg": np.full(1, 0.9), "leb": 0.0, "dl": 1.0}  # fmt: skip
+    for claim_id in (
+        "cafed:thm2-eq13-printed-main",
+        "cafed:thm2-eq13-eta-bar",
+        "cafed:thm2-eq13-appendix-2cph-ge-1",
+        "cafed:thm2-correlation-monotone-2cph-ge-1",
+        "cafed:lemma15-eq147-2cph-ge-1",
+    ):
+        space = CLAIMS.get(claim_id).space
+        assert not space.valid(NEG) and space.valid(inside)
+    small = CLAIMS.get("cafed:thm2-eq13-printed-appendix").space
+    assert small.valid(MODERATE) and not small.valid(DIVISION)
+
+
+#: a moderate negative bound (hand-picked): N = 1, π = 0.9, λ₂ ≈ 0.9916, F = ½Lw² with
+#: L = 1/(2(1 + 32)) = 1/66 at the eq. 12 cap (η_t = 1/t, E = 16, q = 1), L·r² = 10^−2.5
+#: (H ≈ 1.6e-3, 2C_PH ≈ 8.1e-3), ln(1/λ) = 10^0.15·2C_PH/e, T = 1.
+MODERATE = {
+    **NEG, "le": -2.5, "lc": 0.15, "rel": 1, "lq": np.zeros(1), "E": 16, "wa": 1.0,
+    "neg": 0, "lfr": np.ones(1),
+}  # fmt: skip
+
+
+def test_a_moderate_negative_bound():
+    run = t2._run(MODERATE)
+    assert run.lambda2[0] == pytest.approx(0.99158, abs=1e-5)
+    assert run.constants["H"] == pytest.approx(1.5843e-3, rel=1e-4)
+    assert math.exp(run.log_K) == pytest.approx(8.1156e-3, rel=1e-4)
+    claim = CLAIMS.get("cafed:thm2-eq13-printed-appendix")
+    assert claim.margin(MODERATE) < -0.05 and float(claim.exact(MODERATE)[0]) < -0.05
+    e = claim.explain(MODERATE)
+    assert not e.holds and e.rhs.value < 0 < e.lhs.value
+
+
+def test_the_explanation_recomputes_the_negative_bound_independently():
+    hand = by_hand()
+    claim = CLAIMS.get("cafed:thm2-eq13-printed-appendix")
+    e = claim.explain(NEG)
+    assert not e.holds
+    assert float(e.lhs.value) == pytest.approx(hand["lhs"], rel=1e-9)
+    rhs = hand["fraction"] + hand["psi"] + hand["phi_over_log"]
+    assert float(e.rhs.value) == pytest.approx(rhs, rel=1e-3) and float(e.rhs.value) >= rhs
+    out = claim.verify(**e.verify_args)
+    assert out["holds"] is False and out["rhs"] == e.rhs.value
+    assert e.verify_args["eta1"] <= 1 / (
+        2 * e.verify_args["h"][0] * (1 + 2 * 16 * e.verify_args["q"][0])
+    )
+
+
+def test_verify_thm2_moments_agree_with_the_library_run():
+    # two noisy clients, d = 1, T = 5: the standalone moment recursion against ChainRun's
+    run = t2._run(cr.BASE_INSTANCE)
+    args = t2._t2_args(run, "appendix")
+    out = t2.verify_thm2(**args)
+    assert float(out["lhs"]) == pytest.approx(run.moments().opt_error, rel=1e-9)
+    parts, c = out["parts"], run.constants
+    for key, mine in (("D", "D"), ("G", "G"), ("H", "H"), ("Γ", "Gamma")):
+        assert float(parts[key]) == pytest.approx(c[mine], rel=1e-9)
+    eq185 = t2.verify_thm2(**{**args, "form": "eq185"})
+    pieces = t2.code_pieces(run)
+    assert float(eq185["lhs"]) == pytest.approx(float(t2._lhs("eq185", run)), rel=1e-9)
+    assert float(eq185["rhs"]) == pytest.approx(
+        pieces["pi_q"] * float(out["rhs"]) * pieces["denominator"], rel=1e-9
+    )
+
+
+def test_lemma15_is_negative_where_phi_is():
+    # T = 1, J₁ = 0: the left side of (147) is 0, C₁/ln(1/λ) = (πᵀq)·φ/(2 ln(1/λ)) < 0
+    hand = by_hand()
+    claim = CLAIMS.get("cafed:lemma15-eq147")
+    e = claim.explain(NEG)
+    assert e.lhs.value == 0 and not e.holds
+    expected = 0.9 * math.sqrt(10.0) * hand["phi_over_log"] / 2
+    assert float(e.rhs.value) == pytest.approx(expected, rel=1e-3)
+    assert claim.margin(NEG) == -1.0
+    assert CLAIMS.get("cafed:lemma15-eq147-2cph-ge-1").margin(cr.BASE_INSTANCE) > 0
+
+
 def test_the_proved_form_and_000s_form_hold_there():
     hand = by_hand()
     # T = 1: J₁ = 0 (ln K < 0), so φ_proved = 0; ψ₈ = ψ here (Γ = 0)
@@ -89,6 +172,7 @@ def test_the_proved_form_and_000s_form_hold_there():
         assert claim.margin(NEG) == pytest.approx(expected, rel=1e-9)
         assert float(claim.exact(NEG)[0]) == pytest.approx(expected, rel=1e-9)
     assert CLAIMS.get("cafed:thm2-eq13-phi-main-000").margin(NEG) > 0.99  # φ₀₀₀ ≥ 0
+    assert CLAIMS.get("cafed:thm2-eq13-000-divided").margin(NEG) > 0.99
 
 
 #: the main-text forms drop the division by Σ_{t≤T}η_t: η₁ = 10⁻⁴, T = 1, L·r² = 10⁶
@@ -112,6 +196,12 @@ def test_missing_division_refutes_the_main_text_form():
     assert main.margin(DIVISION) == pytest.approx(expected, rel=1e-9)
     assert float(main.exact(DIVISION)[0]) < 0
     assert CLAIMS.get("cafed:thm2-eq13-printed-appendix").margin(DIVISION) > 0.99
+    assert CLAIMS.get("cafed:thm2-eq13-appendix-2cph-ge-1").margin(DIVISION) > 0.99
+    assert CLAIMS.get("cafed:thm2-eq13-000-divided").margin(DIVISION) > 0.99
+    assert CLAIMS.get("cafed:thm2-eq13-phi-main-000").margin(DIVISION) < 0
+    e = main.explain(DIVISION)  # the explanation's standalone evaluation agrees
+    assert not e.holds and float(e.lhs.value) == pytest.approx(1.125e6, rel=1e-12)
+    assert float(e.rhs.value) == pytest.approx(numerator, rel=1e-3)  # both upper bounds
 
 
 def test_proved_form_holds_at_generic_and_boundary_instances():
@@ -165,6 +255,10 @@ def test_correlation_lowers_the_bound_when_2CPH_is_small():
     claim = CLAIMS.get("cafed:thm2-correlation-monotone")
     assert claim.margin(MONOTONE) == pytest.approx((high - low) / max(low, high), rel=1e-3)
     assert float(claim.exact(MONOTONE)[0]) == pytest.approx((high - low) / max(low, high), rel=1e-3)
+    e = claim.explain(MONOTONE)  # the standalone evaluation sees the same decrease
+    assert not e.holds and float(e.lhs.value) == pytest.approx(high, rel=1e-3)
+    assert claim.finding.cls == "literal"
+    assert CLAIMS.get(claim.finding.intended).space.valid(MONOTONE) is False  # 2C_PH < 1
 
 
 def test_lemma11_at_the_negative_bound_instance():
@@ -190,6 +284,7 @@ def test_lemma11_factor_8_is_the_weaker_form():
     assert lhs == lhs8 and eight > four > lhs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", IDS)
 def test_small_budget_verdicts(claim_id):
     claim = CLAIMS.get(claim_id)
@@ -212,4 +307,3 @@ def test_every_claim_with_its_default_budget():
         )
         assert verdict.verdict == claim.expected, verdict.to_dict()
     print("\n" + "\n".join(rows) + f"\ntotal {total:.1f}s")
-    assert total < 60.0

@@ -49,16 +49,23 @@ W_SLACK = 1.001
 
 
 def chain_params(
-    n: tuple[int, int] = (1, 3), T: tuple[int, int] = (1, 64), focus: bool = False
+    n: tuple[int, int] = (1, 3),
+    T: tuple[int, int] = (1, 64),
+    focus: bool = False,
+    energy: tuple[float, float] = LOG_ENERGY,
 ) -> list[Any]:
     """The instance space of a run (see the module docstring); ``focus``: ln(1/λ) always tied
-    to 2C_PH (rel = 1, lc ∈ (0, ½]), the regime where φ of eq. 179 is most negative."""
+    to 2C_PH (rel = 1, lc ∈ (0, ½]; the unused absolute ``lell`` is left out), the regime where
+    φ of eq. 179 is most negative; ``energy``: the range of log10(L·r²)."""
+    ell_params: list[Any] = [
+        Real("lell", LOG_ELL_MIN, math.log10(math.log(2.0)), closed=(True, True)),
+    ]
     return [
         Integer("n", *n),
         Integer("d", 1, 2),
         # η₁ = 10^leta and L = feta/(2η₁(1 + 2EQ)) (η₁ = feta × the eq. 12 cap)
         Real("leta", -4.0, 0.5, special=(0.0,)),
-        Real("le", *LOG_ENERGY, special=(-3.0, 0.0)),  # log10 of L·r² (the energy scale)
+        Real("le", *energy, special=(-3.0, 0.0)),  # log10 of L·r² (the energy scale)
         Real("lk", 0.0, 6.0, size="n", closed=(True, True), special=(0.0,)),  # log10 L/h_k
         Real("ua", -1.0, 1.0, size="n", special=(0.0,)),
         Real("ub", -1.0, 1.0, size="n", special=(0.0,)),
@@ -70,7 +77,7 @@ def chain_params(
         # which J_t = t for a stretch of rounds (rel = 1: 10^lc·2C_PH/e, clipped to
         # [10^LOG_ELL_MIN, ln 2]); φ of eq. 179 is most negative just above lc = 0
         Integer("rel", 1 if focus else 0, 1),
-        Real("lell", LOG_ELL_MIN, math.log10(math.log(2.0)), closed=(True, True)),
+        *([] if focus else ell_params),
         Real("lc", 0.0, 0.5 if focus else 2.0, special=(0.1, 0.3)),
         Integer("neg", 0, 1),
         Real("lfr", -1.0, 1.0, size="n", closed=(True, True), special=(0.0, 1.0)),
@@ -80,6 +87,41 @@ def chain_params(
         Real("feta", 0.0, 1.0, closed=(False, True), special=(1.0,)),
         Real("a", 0.5, 1.0, closed=(False, True), special=(1.0, 0.75)),
         Integer("T", *T),
+    ]
+
+
+def negative_phi_params() -> list[Any]:
+    """The simplest instances of the regime where φ of eq. 179 is negative: one client, d = 1,
+    F = ½Lw² (u = 0), no noise, 2C_PH < 1 through the energy scale L·r² ∈ [10⁻⁵, 10⁻¹], and
+    ln(1/λ) = 10^lc·2C_PH/e (lc ∈ (0, ½]); η₁ ∈ [10⁻¹, 10^0.5] at feta × the eq. 12 cap, q ∈
+    [10⁻¹, 10], E ≤ 32. The parameters that this family fixes are zero-width ranges (so that
+    instances keep the keys of :func:`chain_params`)."""
+
+    def fixed(name: str, value: float, size: str | None = "n") -> Real:
+        return Real(name, value, value, size=size, closed=(True, True))
+
+    return [
+        Integer("n", 1, 1),
+        Integer("d", 1, 1),
+        Real("leta", -1.0, 0.5, special=(0.0,)),
+        Real("le", -5.0, -1.0, special=(-3.0,)),
+        fixed("lk", 0.0),
+        fixed("ua", 0.0),
+        fixed("ub", 0.0),
+        Real("wa", -1.0, 1.0, closed=(True, True), special=(1.0, -1.0)),
+        fixed("wb", 0.0, size=None),
+        Simplex("alpha", "n"),
+        Real("pi", 0.0, 1.0, size="n", special=(0.5, 0.9)),
+        Integer("rel", 1, 1),
+        Real("lc", 0.0, 0.5, special=(0.1, 0.3)),
+        Integer("neg", 0, 1),
+        fixed("lfr", 1.0),
+        Real("lq", -1.0, 1.0, size="n", special=(0.0,)),
+        fixed("sg", 0.0),
+        Integer("E", 1, 32),
+        Real("feta", 0.0, 1.0, closed=(False, True), special=(1.0,)),
+        Real("a", 0.5, 1.0, closed=(False, True), special=(1.0, 0.75)),
+        Integer("T", 1, 64),
     ]
 
 

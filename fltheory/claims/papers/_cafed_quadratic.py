@@ -122,13 +122,21 @@ def to_mp(x: Any) -> Any:
 
 
 # --- quadratic federations ---------------------------------------------------------------------
-def qf_params(n: tuple[int, int] = (1, N_MAX), d: tuple[int, int] = (1, D_MAX)) -> list[Any]:
-    """Parameters of a quadratic federation: sizes, log-eigenvalues lh1..lh3, Cayley
-    parameters s1..s3, minimiser coordinates u1..u3, α, π and q (zeros allowed)."""
+def qf_params(
+    n: tuple[int, int] = (1, N_MAX),
+    d: tuple[int, int] = (1, D_MAX),
+    log_h: tuple[float, float] = LOG_H,
+    u_range: float = 10.0,
+) -> list[Any]:
+    """Parameters of a quadratic federation: sizes, log-eigenvalues lh1..lh3 (in ``log_h``),
+    Cayley parameters s1..s3, minimiser coordinates u1..u3 (in ±``u_range``), α, π and q
+    (zeros allowed)."""
     params: list[Any] = [Integer("n", *n), Integer("d", *d)]
-    params += [Real(f"lh{i}", *LOG_H, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
+    params += [Real(f"lh{i}", *log_h, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
     params += [Real(f"s{i}", -3.0, 3.0, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
-    params += [Real(f"u{i}", -10.0, 10.0, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)]
+    params += [
+        Real(f"u{i}", -u_range, u_range, size="n", special=(0.0,)) for i in range(1, D_MAX + 1)
+    ]
     params += [
         Simplex("alpha", "n"),
         Real("pi", 0.0, 1.0, size="n", closed=(False, True), special=(1.0, 0.5)),
@@ -339,3 +347,82 @@ def lambda2_low(pi: Any) -> Any:
     pi = np.asarray(pi, dtype=float)
     with np.errstate(divide="ignore", over="ignore"):
         return np.maximum(1.0 - 1.0 / pi, 1.0 - 1.0 / (1.0 - pi))
+
+
+# --- the instance in the paper's quantities (explanations) ---------------------------------------
+@dataclass
+class PaperFederation:
+    """A quadratic federation as a reader sees it: exact decimals of the instance's numbers
+    (:func:`fltheory.claims.explain.dec`), H_k = R_k diag(h_k) R_kᵀ with the Cayley rotation R_k
+    of the decimal parameters (exactly orthogonal), α normalised exactly."""
+
+    h: list[Vec]
+    R: list[Mat]
+    u: list[Vec]
+    alpha: Vec
+    pi: Vec
+    q: Vec
+
+    @property
+    def n(self) -> int:
+        return len(self.h)
+
+    @property
+    def d(self) -> int:
+        return len(self.h[0])
+
+    def hessian(self, k: int) -> Mat:
+        R, h = self.R[k], self.h[k]
+        return [[sum((R[i][m] * h[m] * R[j][m] for m in range(self.d)), Fraction(0))
+                 for j in range(self.d)] for i in range(self.d)]  # fmt: skip
+
+    def qf(self) -> QF:
+        """The same federation as a :class:`QF` in Fractions."""
+        return QF(self.n, self.d, self.h, [self.hessian(k) for k in range(self.n)], self.u,
+                  self.alpha, self.pi, self.q)  # fmt: skip
+
+    def verify_args(self) -> dict[str, Any]:
+        return {"h": self.h, "R": self.R, "u": self.u, "alpha": self.alpha, "pi": self.pi,
+                "q": self.q}  # fmt: skip
+
+
+def paper_federation(inst: Instance, q: Any = None) -> PaperFederation:
+    """The federation of ``inst`` (the parameters of :func:`qf_params`) in exact decimals."""
+    from fltheory.claims.explain import dec, decs
+
+    n, d = int(inst["n"]), int(inst["d"])
+    h = [[dec(10.0 ** float(inst[f"lh{i + 1}"][k])) for i in range(d)] for k in range(n)]
+    R = []
+    for k in range(n):
+        count = d * (d - 1) // 2
+        s = [dec(inst[f"s{i + 1}"][k]) for i in range(count)] or [Fraction(0)]
+        R.append(cayley(s, d))
+    u = [[dec(inst[f"u{i + 1}"][k]) for i in range(d)] for k in range(n)]
+    alpha = list(decs(inst["alpha"]))
+    total = sum(alpha, Fraction(0))
+    return PaperFederation(h, R, u, [a / total for a in alpha], list(decs(inst["pi"])),
+                           list(decs(inst["q"] if q is None else q)))  # fmt: skip
+
+
+def federation_quantities(pf: PaperFederation) -> tuple[Any, ...]:
+    """The clients' losses F_k as formulas with their numbers, then α, π and q."""
+    from fltheory.claims.explain import Quantity, show, signed
+
+    out = []
+    for k in range(pf.n):
+        if pf.d == 1:
+            shift = f"(w {signed(-pf.u[k][0])})²" if pf.u[k][0] else "w²"
+            formula = f"F_{k + 1}(w) = ½·{show(pf.h[k][0])}·{shift}"
+        else:
+            H = pf.hessian(k)
+            rows = "; ".join(", ".join(show(x) for x in row) for row in H)
+            formula = (f"F_{k + 1}(w) = ½(w − u_{k + 1})ᵀH_{k + 1}(w − u_{k + 1}), u_{k + 1} = "
+                       f"{show(pf.u[k])}, H_{k + 1} = [{rows}] (eigenvalues "
+                       f"{show(pf.h[k])})")  # fmt: skip
+        out.append(Quantity(f"F_{k + 1}", f"loss of client {k + 1}", pf.u[k], formula))
+    out += [
+        Quantity("α", "target importance", tuple(pf.alpha)),
+        Quantity("π", "asymptotic availability of each client", tuple(pf.pi)),
+        Quantity("q", "aggregation weights", tuple(pf.q)),
+    ]
+    return tuple(out)

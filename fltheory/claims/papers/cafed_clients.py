@@ -20,7 +20,10 @@ from typing import Any
 import numpy as np
 
 from fltheory.claims.claim import Claim, register
+from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs, show, signed
+from fltheory.claims.finding import Finding, Hypothesis, Reading
 from fltheory.claims.papers import _chain_oracles as orc
+from fltheory.claims.papers._cafed_verify import verify_step171
 from fltheory.claims.papers.cafed_chains import (
     UNDERFLOW,
     _clients_params,
@@ -83,6 +86,18 @@ register(
         tolerance=0.0,
         budget=600,
         expected="holds",
+        reading=Reading(
+            quote="… 'more available' clients with π = 1/2 + g, 'less available' with π = 1/2 − "
+            "g … correlated clients (λ_k = ν) … weakly correlated clients (λ_k ∼ N(0, ε²)) … "
+            "We use g = 0.4, ν = 0.9, and ε = 10⁻² (l.305)",
+            hypotheses=(
+                Hypothesis(
+                    "two-state chains (eq. 236): λ₂ ≥ 1 − 1/max(π, 1 − π)",
+                    "every client of the constructed population, any size and seed",
+                ),
+            ),
+            interpretation="The simulator's population with the values the experiments use.",
+        ),
         notes="Margin min_k(λ₂,k − lower(π_k))/ε over the clients, the construction redone here "
         "(same seeded stream as the library's ca_fed_population, compared entry by entry: −1 if "
         "they differ). At g = 0.4 the lower end is −1/9 = −11.1ε, so a draw fails with probability "
@@ -117,6 +132,34 @@ register(
         "draws fall below it with probability Φ(−(½ − g)/((½ + g)ε)) (about 16 % at g = 0.49, "
         "ε = 0.01); the library then raises InputError rather than resampling. The paper gives "
         "g ∈ (0, ½) without a restriction.",
+        reading=Reading(
+            quote="the 'more available' clients with a steady-state probability of being "
+            "active π_k = 1/2 + g, and the 'less available' clients with π_k = 1/2 − g. Here, "
+            "the parameter g ∈ (0, 1/2) controls the degree of heterogeneity … 'correlated' "
+            "clients (λ_k = ν with values of ν close to 1) … 'weakly correlated' clients "
+            "(λ_k ∼ N(0, ε²), with ε close to 0). We use g = 0.4, ν = 0.9, and ε = 10⁻² (l.305)",
+            hypotheses=(
+                Hypothesis(
+                    "two-state chains (App. F3, eq. 236) need λ₂ ≥ 1 − 1/max(π, 1 − π)",
+                    "checked on every client of the constructed population",
+                ),
+            ),
+            interpretation="Literal: every (g, ν, ε) of the stated ranges, with 'ε close to 0' "
+            "read as ε ≤ 0.1, gives admissible chains for every population size and seed. Not "
+            "the authors' meaning: l.305 describes the simulator's parameters and fixes the "
+            "values the experiments use; 'ε close to 0' is qualitative and, since Gaussian "
+            "draws are unbounded, no ε > 0 makes every draw admissible for every seed — the "
+            "construction presumes ε ≪ (½ − g)/(½ + g), which the paper's values satisfy "
+            "(a draw fails with probability ~10⁻²⁸ per client).",
+            alternatives="The paper's values: cafed:sec5a-population (holds for every "
+            "population size and seed searched).",
+        ),
+        finding=Finding(
+            "literal",
+            "l.305 describes the simulator and uses g = 0.4, ν = 0.9, ε = 10⁻² (admissible: "
+            "cafed:sec5a-population holds); 'ε close to 0' is not a claim about every ε ≤ 0.1",
+            intended="cafed:sec5a-population",
+        ),
     )
 )
 
@@ -237,6 +280,19 @@ def _sec5e(inst: Instance) -> float:
     return consistency
 
 
+#: Clusters of clients sharing independent two-state chains (also the INFOCOM copy's §VI-B).
+SEC5E_SPACE = Space(
+    [
+        Integer("C", 1, 6),
+        Real("pi", 0.0, 1.0, size="C", special=(0.5, 0.1, 0.9)),
+        Real("l2", _lambda2_low, 1.0, size="C", closed=(True, False), special=(0.0, 0.5, 0.9)),
+        Integer("N", 0, 12),
+        Real("assign", 0.0, 1.0, size="N", closed=(True, False)),
+        Real("ex_first", 0.0, 1.0, size="C", closed=(True, True)),
+        Real("ex_rest", 0.0, 1.0, size="N", closed=(True, True)),
+    ]
+)
+
 register(
     Claim(
         "cafed:sec5e-cluster",
@@ -246,19 +302,7 @@ register(
         "with clusters of clients sharing independent two-state chains, excluding clients lowers "
         "λ(P) only if every client of every cluster attaining max_c |λ_c| is excluded; and λ(P′) "
         "is the product chain's over the clusters that keep a client",
-        Space(
-            [
-                Integer("C", 1, 6),
-                Real("pi", 0.0, 1.0, size="C", special=(0.5, 0.1, 0.9)),
-                Real(
-                    "l2", _lambda2_low, 1.0, size="C", closed=(True, False), special=(0.0, 0.5, 0.9)
-                ),
-                Integer("N", 0, 12),
-                Real("assign", 0.0, 1.0, size="N", closed=(True, False)),
-                Real("ex_first", 0.0, 1.0, size="C", closed=(True, True)),
-                Real("ex_rest", 0.0, 1.0, size="N", closed=(True, True)),
-            ]
-        ),
+        SEC5E_SPACE,
         _sec5e,
         tolerance=0.0,
         budget=300,
@@ -306,6 +350,19 @@ register(
         tolerance=0.0,
         budget=400,
         expected="holds",
+        reading=Reading(
+            quote="P′ = ⊗_{k′: q_k′ > 0} P_k′ and λ(P′) = max_{k′: q_k′ > 0} λ(P_k′), which is "
+            "potentially smaller w.r.t. the case when all clients participate (l.200)",
+            hypotheses=(
+                Hypothesis(
+                    "independent clients (§III-D)",
+                    "product chains of N ≤ 6 two-state clients, negative λ₂ included",
+                ),
+            ),
+            interpretation="The spectral fact on which Guideline B rests, with λ(P_k) = (1 + "
+            "|λ₂,k|)/2 (eq. 229): λ(P′) = max over the kept clients ≤ λ(P), smaller only when "
+            "every maximiser is excluded.",
+        ),
         notes="Code path optimize.guidelines.reduced_chain_lambda (ProductChain.exclude); oracle: "
         "numpy eigenvalues of the dense Kronecker matrix of the kept clients (N ≤ 6). A client "
         "is kept when its 'kp' entry is ≥ ½. Negative λ₂ included (λ(P_k) uses |λ₂|).",
@@ -404,6 +461,40 @@ register(
         "λ₂ = (½, ½) with π = (0.8, 1e-12), q = (1, 1e-10), where the excluded client is the "
         "one carrying πᵀq (margin −38). The paper's argument (λ(P′) ≤ λ(P) ⇒ faster) holds "
         "only for the φ/ln(1/λ) term, and only when φ > 0 (2C_P H t > 1).",
+        reading=Reading(
+            quote="if the algorithm excludes some clients, it is possible to consider the state "
+            "space of the Markov chain that only specifies the availability state of the "
+            "remaining clients … P′ = ⊗_{k′: q_k′ > 0} P_k′ and λ(P′) = max_{k′: q_k′ > 0} "
+            "λ(P_k′), which is potentially smaller … Guideline B: to accelerate convergence, "
+            "we can exclude clients with high correlation (high λ(P_k)) by setting their "
+            "q_k* = 0 (l.200–202)",
+            hypotheses=(
+                Hypothesis(
+                    "independent two-state clients (§III-D)",
+                    "product chains of N ≤ 5 two-state clients",
+                ),
+                Hypothesis(
+                    "Theorem 2's setting for ε̄_opt",
+                    "problem constants held fixed, η₁ at feta × the eq. (12) cap",
+                ),
+            ),
+            interpretation="Literal: excluding the most correlated clients never increases "
+            "ε̄_opt of eq. (13). Not the authors' meaning: the guideline is permissive ('we "
+            "can'), its stated justification is only the spectral fact λ(P′) = max over the "
+            "kept clients ≤ λ(P) ('potentially smaller'), and the paper leaves the decision to "
+            "a test: CA-Fed excludes a client only if the estimated objective ε̂ decreases by "
+            "more than τ (l.217 'the exact number of clients to remove … is identified by "
+            "minimizing ε^(t)', l.227). Excluding a client also removes its share of πᵀq, which "
+            "the guideline does not claim to be harmless.",
+            alternatives="The guideline's stated fact, λ(P′) = max_{kept} λ(P_k) ≤ λ(P), "
+            "smaller only when every maximiser is excluded: cafed:guideline-b-lambda (holds).",
+        ),
+        finding=Finding(
+            "literal",
+            "Guideline B says exclusion 'can' help because λ(P′) ≤ λ(P) (cafed:guideline-b-lambda "
+            "holds); it does not claim ε̄_opt always falls — CA-Fed tests each exclusion (l.227)",
+            intended="cafed:guideline-b-lambda",
+        ),
     )
 )
 
@@ -929,6 +1020,64 @@ def _step171(inst: Instance, exact: bool = False) -> Any:
         return Fraction(float((total + mpmath.mpf(slack)) / mpmath.mpf(slack)))
 
 
+def _step171_explain(inst: Instance) -> Explanation:
+    """The round of steps (166)–(171) in the paper's quantities: the clients, the chain, the
+    point w = w_{t−J_t,0}, t, A_{t−J_t}, C_P, H, λ(P), J_t, both sides of (171), exactly."""
+    from fltheory.markov import ProductChain
+
+    _, center, diameter, H = _qp_setup(inst)
+    n = int(inst["N"])
+    pi, lam2, q = list(decs(inst["pi"])), list(decs(inst["l2"])), list(decs(inst["q"]))
+    h = [[dec(inst["h1"][k]), dec(inst["h2"][k])] for k in range(n)]
+    u = [[dec(inst["u1"][k]), dec(inst["u2"][k])] for k in range(n)]
+    c = list(decs(np.asarray(inst["c"])[:n]))
+    w = list(decs(_ball_point(inst, center, diameter)))
+    chain = ProductChain(np.asarray(inst["pi"], dtype=float), np.asarray(inst["l2"], dtype=float))
+    consts = chain.constants()
+    assert consts.log_C_P is not None
+    C_P = dec(math.exp(consts.log_C_P))
+    t = max(consts.T_P + int(inst["s"]), 1)
+    state = int(inst["state"]) % (1 << n)
+    args = {"pi": pi, "lam2": lam2, "h": h, "u": u, "q": q, "w": w, "t": t, "state": state,
+            "C_P": C_P, "H": dec(H)}  # fmt: skip
+    out = verify_step171(**args)
+    losses = tuple(
+        Quantity(f"F_{k + 1}", f"loss of client {k + 1}", u[k],
+                 f"F_{k + 1}(w) = ½·{show(h[k][0])}·(w₁ {signed(-u[k][0])})² + "
+                 f"½·{show(h[k][1])}·(w₂ {signed(-u[k][1])})² {signed(c[k])}")
+        for k in range(n)
+    )  # fmt: skip
+    active = tuple(k + 1 for k in range(n) if (state >> (n - 1 - k)) & 1)
+    slem = max(abs(x) for x in lam2)
+    return Explanation(
+        quantities=(
+            *losses,
+            Quantity("π", "stationary availability of each client", tuple(pi)),
+            Quantity("λ₂", "second eigenvalue of each client's chain (eq. 236)", tuple(lam2)),
+            Quantity("q", "aggregation weights", tuple(q)),
+            Quantity("W", "ball (centre, diameter) containing w* and w_B*",
+                     (tuple(decs(center)), dec(diameter))),
+            Quantity("w", "the point w_{t−J_t,0} ∈ W", tuple(w)),
+            Quantity("t", "round (t ≥ T_P = 0)", t),
+            Quantity("A_{t−J_t}", "clients active at round t − J_t", active or "none"),
+        ),
+        steps=(
+            Step("λ(P)", "(1 + max_k|λ₂,k|)/2", (1 + slem) / 2),
+            Step("C_P", "eq. (156): √(M − 1)·Σ_μ‖Π_μ‖_* (the least over eigenbases)", C_P),
+            Step("H", "Lemma 1 (8): max_k max{½λ_max(H_k)ρ_k², F_k(w_B*) − F_k*}", dec(H)),
+            Step("J_t", "eq. (132): min{max{⌈ln(2C_PHt)/ln(1/λ(P))⌉, T_P}, t}", out["J_t"]),
+        ),
+        lhs=Step("E[Σ_{k∈A_t}q_k(F_k(w) − F_k(w_B*)) | A_{t−J_t}]",
+                 "Σ_a [P^{J_t}]_{A_{t−J_t},a} Σ_{k∈a} q_k(F_k(w) − F_k(w_B*)) (166)", out["lhs"]),
+        relation="≥",
+        rhs=Step("(Σπ_kq_k)(F_B(w) − F_B*) − MQ/(2t)", "eq. (171)", out["rhs"]),
+        holds=bool(out["holds"]),
+        verify_args=args,
+        note="J_t is capped at t here (ln(2C_PHt)/ln(1/λ) > t), where (158)'s "
+        "|[P^{J_t}]_{ij} − ρ_j| ≤ 1/(2Ht) does not follow." if out["J_t"] == t else "",
+    )  # fmt: skip
+
+
 register(
     Claim(
         "cafed:lemma18-eq163-step171",
@@ -956,6 +1105,42 @@ register(
         "π = ½, λ₂ = 0.9, t = 1, A₀ inactive and g = F(w) − F* > (MQ/2t)/0.45 = 2.2 — the "
         "conditional probability of being active is 1/20, not ½ ± 1/(2Ht). Whether the summed "
         "inequality (163) still holds is cafed:lemma18-eq163.",
+        reading=Reading(
+            quote="Assume t ≥ T_P. … E_{A_t|A_{t−J_t},H_{t−J_t}}[Σ_{k∈A_t} q_k(F_k(w_{t−J_t,0}) − "
+            "F_k(w_B*))] = Σ_a [P^{J_t}]_{A_{t−J_t},a} Σ_{k∈a} q_k(…) (166) ≥ Σ_a (ρ_a − 1/(2Ht))"
+            " Σ_{k∈a} q_k(…) (168) … ≥ (Σ_k π_kq_k)(F_B(w_{t−J_t,0}) − F_B*) − MQ/(2t) (171) "
+            "(l.1104–1124; 'in (168), we applied Lemma 16, Equation (158)')",
+            hypotheses=(
+                Hypothesis(
+                    "Assumption 1 (irreducible aperiodic chain), t ≥ T_P",
+                    "independent two-state clients (T_P = 0), N ≤ 4, every round t",
+                ),
+                Hypothesis(
+                    "Assumptions 2–3 and Lemma 1's H (eq. 8)",
+                    "quadratic clients on a "
+                    "ball W containing w* and w_B* in its interior; H of Lemma 1 on W",
+                ),
+                Hypothesis("w_{t−J_t,0} ∈ W, any state A_{t−J_t}", "any point of W, any state"),
+            ),
+            interpretation="The per-round inequality (171) for every round t ≥ T_P, state and "
+            "point of W: the step the proof sums to get (163). This is the paper's own step "
+            "(derived 'with a similar proof technique to [15, (6.35)]', whose typo it corrects), "
+            "not a cited one. It uses (158), |[P^{J_t}]_{ij} − ρ_j| ≤ 1/(2Ht), which fails when "
+            "J_t is capped at t (cafed:lemma16-eq158-printed).",
+            alternatives="The summed conclusion (163): cafed:lemma18-eq163 (holds on the "
+            "instances decided without simulation).",
+        ),
+        finding=Finding(
+            "error",
+            "(171) fails in rounds where J_t = t is capped (ln(2C_PHt)/ln(1/λ) > t): there "
+            "(158) gives no 1/(2Ht) bound, and the conditional law of A_t is far from ρ",
+            severity="step",
+            survives="yes, as far as checked: Lemma 18's conclusion (163) held on every "
+            "instance decided without simulation (cafed:lemma18-eq163), through the slack of "
+            "C₃; the proof needs another argument for the capped rounds",
+        ),
+        explain=_step171_explain,
+        verify=verify_step171,
     )
 )
 
@@ -1028,6 +1213,21 @@ register(
         tolerance=1e-9,
         budget=400,
         expected="holds",
+        reading=Reading(
+            quote="Lemma 18. … (Σ_kπ_kq_k)Σ_{t=T_P}^T η_tE[F_B(w_{t−J_t,0}) − F_B*] ≤ "
+            "C₁/ln(1/λ(P)) + C₃ (163), C₁ (164), C₃ (165) — 002 App. B2, l.1094–1100",
+            hypotheses=(
+                Hypothesis(
+                    "Assumptions 1–3, 5, convex F_k, η_t decreasing with eq. (12)",
+                    "product chains of N ≤ 4 two-state clients, quadratic clients on a "
+                    "ball W ∋ w*, w_B*, η₁ at feta × the cap, T ≤ T_P + 10⁵",
+                ),
+            ),
+            interpretation="As printed. Decided without simulating: a negative right side "
+            "refutes it for every trajectory, one above (Σπq)·sup_W(F_B − F_B*)·Ση_t proves it "
+            "for every trajectory; instances in between are declined (narrower than the paper "
+            "in effect, but none was met in the searched space).",
+        ),
         notes="Decided without simulation: the left side is ≥ 0 and at most (Σπq)·sup_W(F_B − "
         "F_B*)·Σ_{t=T_P}^T η_t (the model stays in W), so RHS < 0 would refute it for every "
         "trajectory and RHS ≥ that bound proves it for every trajectory; instances in between "

@@ -1,5 +1,6 @@
 """CA-Fed (ToN, 002 App. B): the per-round lemmas of Theorem 2's proof not covered by
-:mod:`.cafed_lemmas` — Lemmas 2–7, 9, 12, 13 (executable) and Lemma 15 (registered with a reason).
+:mod:`.cafed_lemmas` — Lemmas 2–7, 9, 12, 13 (Lemma 15 is executable on the exact trajectories of
+:mod:`.cafed_theorem2`).
 
 One communication round on a quadratic federation (:mod:`._cafed_quadratic`): the active clients
 A_t run E local steps (eq. 2) from w_{t,0} with additive Gaussian batch noise ξ_{t,j}^k ~
@@ -28,7 +29,10 @@ from typing import Any
 import numpy as np
 
 from fltheory.claims.claim import Claim, Source, register
+from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs
+from fltheory.claims.finding import Finding, Hypothesis, Reading
 from fltheory.claims.papers import _cafed_quadratic as cq
+from fltheory.claims.papers._cafed_verify import verify_lemma3, verify_lemma12
 from fltheory.claims.papers.cafed_lemmas import _active, _round_params, _start
 from fltheory.claims.space import Instance, Integer, Real, Space
 from fltheory.errors import NumericalError
@@ -58,6 +62,21 @@ def _noise_params() -> list[Any]:
         Real("ls", -3.0, 1.0, size="n", special=(0.0,)),  # log10 s_k
         Integer("noisy", 0, 1),
         Real("lr", -3.0, 1.0, special=(0.0,)),  # log10 of W's half-width / S
+    ]
+
+
+#: η_t up to this multiple of eq. (12)'s cap 1/(2L(1 + 2EQ)) where a lemma states no step-size
+#: condition (Lemmas 2, 4–7, 9, 13): the claims are checked beyond the theorem's regime too.
+ETA_WIDE = 10.0
+
+
+def _wide_eta(params: list[Any]) -> list[Any]:
+    """``params`` with feta ranging over (0, ETA_WIDE] (the lemmas without a step condition)."""
+    return [
+        Real("feta", 0.0, ETA_WIDE, closed=(False, True), special=(1.0, 0.5))
+        if p.name == "feta"
+        else p
+        for p in params
     ]
 
 
@@ -190,6 +209,23 @@ def _abs_sum(*xs: Any) -> Any:
     return sum((abs(x) for x in xs[1:]), abs(xs[0]))
 
 
+_PATH_HYPS = (
+    Hypothesis(
+        "Assumptions 2–3, convex F_k",
+        "quadratic clients (N ≤ 4, d ≤ 3, Hessian "
+        "eigenvalues in [10⁻⁴, 10⁴]), q ≥ 0 with zeros, any active set, E ≤ 4; W a box "
+        "centred at w_B* containing w_{t,0}",
+    ),
+    Hypothesis("batch noise (Assumption 5)", "σ_k = 0 (pathwise)"),
+)
+_NOISE_HYPS = (
+    Hypothesis("Assumptions 2–3, convex F_k", "quadratic clients (N ≤ 3, d ≤ 2), q ≥ 0 with "
+               "zeros, any active set, E ≤ 3"),
+    Hypothesis("Assumption 5: E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²", "additive Gaussian noise "
+               "N(0, s_k²I_d) per local step (σ_k² = d·s_k²), s_k = 0 allowed"),
+)  # fmt: skip
+
+
 # --- Lemma 2 -------------------------------------------------------------------------------------
 def _lemma2(inst: Instance) -> Fraction:
     r = _Round(inst, exact=True, noise=True)
@@ -204,7 +240,7 @@ register(
         "cafed:lemma2-eq44",
         _src("App. B1", "Lemma 2, eq. (44)", (548, 578)),
         "E_{B_t|A_t,H_t}[g_t] = E_{B_t|A_t,H_t}[ḡ_t]",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         lambda i: float(_lemma2(i)),
         exact=lambda i: (_lemma2(i), "exact rationals"),
         simplify=cq.simplify,
@@ -213,6 +249,16 @@ register(
         "is −‖E g − E ḡ‖²/max(‖E g‖², ‖E ḡ‖²), 0 iff equal). For affine noise the identity is a "
         "telescoping sum, so this is an exactness probe of the round's bookkeeping. N ≤ 3, d ≤ 2, "
         f"E ≤ 3. Budget {BUDGET_EXACT} (exact margin).",
+        reading=Reading(
+            quote="Lemma 2. Let g_t(A_t, B_t) and ḡ_t(A_t, B_t) be defined as in (39) and (40), "
+            "respectively. The following equality holds: E_{B_t|A_t,H_t}[g_t] = "
+            "E_{B_t|A_t,H_t}[ḡ_t] (44)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="As printed, with g_t read from the server's aggregate "
+            "Σq_k(w_{t,0} − w_{t,E}^k)/η_t "
+            "(eq. 39 with E local steps) and η_t up to 10× eq. (12)'s cap (the lemma states no "
+            "step condition).",
+        ),
         budget=BUDGET_EXACT,
         tolerance=TOL,
         expected="holds",
@@ -246,11 +292,122 @@ LEMMA3_COUNTEREXAMPLE: Instance = {
     "lw": 0.0, "lr": 1.0,
 }  # fmt: skip
 
+
+def _lemma3_explain(form: str) -> Any:
+    """explain(inst) for Lemma 3: the federation, the active set, η_t, w_{t,0}, the box W, the
+    local paths and ḡ_t, both sides of (53) without noise, in exact decimals/rationals."""
+
+    def explain(inst: Instance) -> Explanation:
+        pf = cq.paper_federation(inst)
+        f_float = cq.qf(inst)
+        f = pf.qf()
+        E = int(inst["E"])
+        L, Q = f.L, sum(f.q, Fraction(0))
+        eta = dec(inst["feta"]) / (2 * L * (1 + 2 * E * Q))
+        w0 = list(decs(_start(inst, f_float)))
+        active = _active(inst)
+        u_all = np.array(f_float.u, dtype=float)
+        S = float(np.max(np.linalg.norm(u_all[:, None] - u_all[None, :], axis=-1))) or 1.0
+        base = dec(10.0 ** float(inst.get("lr", 0.0)) * S)
+        half = [max(base, abs(a - b)) for a, b in zip(w0, f.w_B, strict=True)]
+        lo = [c - r for c, r in zip(f.w_B, half, strict=True)]
+        hi = [c + r for c, r in zip(f.w_B, half, strict=True)]
+        args = {
+            "form": form,
+            "h": pf.h,
+            "R": pf.R,
+            "u": pf.u,
+            "pi": pf.pi,
+            "q": pf.q,
+            "active": active,
+            "E": E,
+            "eta": eta,
+            "w0": w0,
+            "lo": lo,
+            "hi": hi,
+        }
+        out = verify_lemma3(**args)
+        term = "η_t‖ḡ_t‖²" if form == "printed" else "η_t²‖ḡ_t‖²"
+        return Explanation(
+            quantities=(
+                *cq.federation_quantities(pf),
+                Quantity("A_t", "active clients this round", tuple(k + 1 for k in active)),
+                Quantity("E", "local steps", E),
+                Quantity("η_t", "step size, at feta × the eq. (12) cap 1/(2L(1 + 2EQ))", eta),
+                Quantity("w_{t,0}", "model at the start of the round", tuple(w0)),
+                Quantity("W", "the box [lo, hi] (centred at w_B*)", (tuple(lo), tuple(hi))),
+                Quantity("σ_k", "batch noise (none: g_t = ḡ_t)", 0),
+            ),
+            steps=(
+                Step("L", "largest Hessian eigenvalue", L),
+                Step("Q", "Σ_k q_k", Q),
+                Step("w_B*", "minimiser of F_B", tuple(f.w_B)),
+            ),
+            lhs=Step("‖w_{t+1,0} − w_B*‖²", "w_{t+1,0} = Proj_W(w_{t,0} − η_tḡ_t)", out["lhs"]),
+            relation="≤",
+            rhs=Step(f"‖w_{{t,0}} − w_B*‖² − 2η_t⟨w_{{t,0}} − w_B*, ḡ_t⟩ + {term}",
+                     "eq. (53) with σ = 0", out["rhs"]),
+            holds=bool(out["holds"]),
+            verify_args=args,
+            note="η_t exceeds 1 here (eq. 12 allows it when L(1 + 2EQ) < ½), where "
+            "η_t‖ḡ_t‖² < η_t²‖ḡ_t‖²." if form == "printed" and eta > 1 else "",
+        )  # fmt: skip
+
+    return explain
+
+
 _PATH_NOTES = (
     "Pathwise (σ = 0) on quadratic federations (N ≤ 4, d ≤ 3, κ ≤ 10⁸, q with zeros), an "
     "active set A_t, E ≤ 4 local gradient steps from w_{t,0} = w_B* + 10^lw·S·direction, "
     "η_t = feta/(2L(1 + 2EQ)), feta ∈ (0, 1]; exact re-evaluation in Fractions."
 )
+
+
+def _lemma3_reading(interpretation: str, alternatives: str = "") -> Reading:
+    return Reading(
+        quote="Lemma 3 (Decomposition of the error in a global communication round). Let "
+    "Assumption 2 hold. We have: E‖w_{t+1,0} − w_B*‖² ≤ ‖w_{t,0} − w_B*‖² − 2η_tE⟨w_{t,0} − "
+    "w_B*, ḡ_t⟩ + η_tE‖ḡ_t‖² + 2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ + η_t²E‖g_t − ḡ_t‖² "
+    "(eq. 53, l.584; the third term is 'bounded in Lemma 5')",
+        hypotheses=(
+            Hypothesis("Assumption 2: W convex, compact, w_B* ∈ W", "W a box centred at w_B* "
+                       "containing w_{t,0}"),
+            Hypothesis("η_t ≤ 1/(2L(1 + 2EQ)) (eq. 12, used by the Lemmas the proof combines)",
+                       "η_t = feta/(2L(1 + 2EQ)), feta ∈ (0, 1]"),
+            Hypothesis("Assumptions 3–5 (used by Lemmas 4–7, not by Lemma 3)", "quadratic "
+                       "clients, σ_k = 0 (the batch expectation of a projected Gaussian has no "
+                       "closed form)"),
+        ),
+        interpretation=interpretation,
+        alternatives=alternatives,
+    )  # fmt: skip
+
+
+_LEMMA3_FINDINGS: dict[str, dict[str, Any]] = {
+    "printed": dict(
+        reading=_lemma3_reading(
+            "As printed (η_t E‖ḡ_t‖²). The proof's own identity (57) has η_t²‖ḡ_t‖², and "
+            "Lemma 5, which the underbrace says bounds this term, bounds η_t²‖ḡ_t‖²; so η_t is "
+            "a typo for η_t² — but as printed it fails whenever η_t > 1, which eq. (12) allows "
+            "(small L or small q).",
+            "η_t² (eq. 57, Lemma 5): cafed:lemma3-eq53-proved (holds).",
+        ),
+        finding=Finding(
+            "typo",
+            "the third term of (53) is printed η_tE‖ḡ_t‖²; the proof's (57) and Lemma 5 have "
+            "η_t², and as printed it fails when η_t > 1 (allowed by eq. 12)",
+            intended="cafed:lemma3-eq53-proved",
+        ),
+        explain=_lemma3_explain("printed"),
+        verify=verify_lemma3,
+    ),
+    "proved": dict(
+        reading=_lemma3_reading(
+            "With η_t² in the third term, as the proof's (57) and Lemma 5 have; η_t up to 10× "
+            "eq. (12)'s cap (the lemma states no step condition)."
+        ),
+    ),
+}
 for _form, _expected, _stmt, _note in (
     ("printed", "refuted", "η_t E‖ḡ_t‖²",
      "REFUTED: (57) gives η_t²‖ḡ_t‖², which is ≤ η_t‖ḡ_t‖² only if η_t ≤ 1; eq. (12) allows "
@@ -268,7 +425,10 @@ for _form, _expected, _stmt, _note in (
             _src("App. B1", f"Lemma 3, eq. (53) ({_form})", (582, 599)),
             "E‖w_{t+1,0} − w_B*‖² ≤ ‖w_{t,0} − w_B*‖² − 2η_tE⟨w_{t,0} − w_B*, ḡ_t⟩ + "
             f"{_stmt} + 2η_tE⟨w_{{t,0}} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ + η_t²E‖g_t − ḡ_t‖²",
-            Space(_pathwise_params(), where=cq.positive_pq),
+            Space(
+                _wide_eta(_pathwise_params()) if _form == "proved" else _pathwise_params(),
+                where=cq.positive_pq,
+            ),
             _m,
             exact=_e,
             simplify=cq.simplify,
@@ -278,6 +438,7 @@ for _form, _expected, _stmt, _note in (
             budget=BUDGET,
             tolerance=TOL,
             expected=_expected,
+            **_LEMMA3_FINDINGS[_form],
         )
     )
 
@@ -319,13 +480,24 @@ register(
         "−2η_t⟨w_{t,0} − w_B*, ḡ_t⟩ ≤ −2η_t(1 − η_tL)Σ_{A_t}q_kΣ_{j<E}(F_k(w_{t,j}^k) − "
         "F_k(w_B*)) + Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖² + "
         "2η_t²LEΣ_{A_t}q_k(F_k(w_B*) − F_k*)",
-        Space(_round_params(), where=cq.positive_pq),
+        Space(_wide_eta(_round_params()), where=cq.positive_pq),
         _m4,
         exact=_e4,
         simplify=cq.simplify,
         notes=_PATH_NOTES + " TRUE (convexity, Young and ‖∇F_k‖² ≤ 2L(F_k − F_k*), for any "
         "points). The statement's display is unnumbered in 002 (l.605–607; l.609–617 are "
         f"extraction garbage); labelled eq58 as the display before (59). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 4. Let Assumption 3 hold and the local functions {F_k} be convex. "
+            "We have: "
+            "−2η_t⟨w_{t,0} − w_B*, ḡ_t⟩ ≤ −2η_t(1 − η_tL)Σ_{A_t}q_kΣ_{j<E}(F_k(w_{t,j}^k) − "
+            "F_k(w_B*)) + Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖² + 2η_t²LEΣ_{A_t}q_k(F_k(w_B*) − "
+            "F_k*) (l.605–607)",
+            hypotheses=_PATH_HYPS,
+            interpretation="As printed, pathwise (the statement has no expectation over "
+            "batches), η_t up to 10× "
+            "eq. (12)'s cap (the lemma states no step condition).",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -338,12 +510,18 @@ register(
         _src("App. B1", "Lemma 5, eq. (66)", (651, 668)),
         "η_t²‖ḡ_t‖² ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j<E}(F_k(w_{t,j}^k) − F_k(w_B*)) + "
         "2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*)",
-        Space(_round_params(), where=cq.positive_pq),
+        Space(_wide_eta(_round_params()), where=cq.positive_pq),
         _m5,
         exact=_e5,
         simplify=cq.simplify,
         notes=_PATH_NOTES + " TRUE (Jensen twice, Σ_{A_t}q_k ≤ Q, ‖∇F_k(w)‖² ≤ "
         f"2L(F_k(w) − F_k*)). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 5. Let Assumption 3 hold. We have: η_t²‖ḡ_t‖² ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j<E}"
+            "(F_k(w_{t,j}^k) − F_k(w_B*)) + 2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*) (66)",
+            hypotheses=_PATH_HYPS,
+            interpretation="As printed, pathwise, η_t up to 10× eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -415,7 +593,7 @@ register(
         "2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j=1}^{E−1}"
         "E[F_k(w_{t,j}^k) − F_k(w_B*)] + ½η_t²E(E−1)Σ_{A_t}q_k²σ_k² + "
         "2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*)",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         _m6,
         exact=_e6,
         simplify=cq.simplify,
@@ -423,6 +601,15 @@ register(
         "E⟨∇F_k(w_j), ξ_{j'}⟩ ≤ 0 for quadratics), although the proof has slips: (88) drops a "
         "factor 2 and (90) uses Σq_k²f(k) ≤ (Σq_k)(Σq_kf(k)) with f(k) possibly negative. "
         f"Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 6. Let Assumption 5 hold. We have: 2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − "
+            "g_t⟩ ≤ 2η_t²LEQΣ_{A_t}q_kΣ_{j=1}^{E−1}E[F_k(w_{t,j}^k) − F_k(w_B*)] + "
+            "½η_t²E(E−1)Σ_{A_t}q_k²σ_k² + 2η_t²LE²QΣ_{A_t}q_k(F_k(w_B*) − F_k*) (72)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="As printed, with the batch expectation in closed form (Gaussian "
+            "noise), η_t up to 10× "
+            "eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -434,13 +621,19 @@ register(
         "cafed:lemma7-eq91",
         _src("App. B1", "Lemma 7, eq. (91)", (750, 777)),
         "η_t²E‖g_t − ḡ_t‖² ≤ η_t²EΣ_{A_t}q_k²σ_k²",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         _m7,
         exact=_e7,
         simplify=cq.simplify,
         notes=_NOISE_NOTES + " TRUE with equality for additive independent noise (the exact "
         "margin is 0: an exactness probe; the float margin sees rounding only). "
         f"Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 7. Let Assumption 5 hold. We have: η_t²E‖g_t − ḡ_t‖² ≤ "
+            "η_t²EΣ_{A_t}q_k²σ_k² (91)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="As printed (equality for additive independent noise).",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -452,7 +645,7 @@ register(
         "cafed:lemma9-eq106",
         _src("App. B2", "Lemma 9, eq. (106)", (823, 840)),
         "E[Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖²] ≤ ½η_t²E³G²Σ_{A_t}q_k",
-        Space(_noise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_noise_params()), where=cq.positive_pq),
         _m9,
         exact=_e9,
         simplify=cq.simplify,
@@ -460,6 +653,16 @@ register(
         "proof's hypothesis allows at the visited iterates; Lemma 1's G is larger, so holding "
         "here implies holding there). TRUE (Σ_{j<E}j² ≤ E³/2; loose by ≥ 3/2). "
         f"Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 9. Let Assumptions 2, 3 and 5 hold, the local functions be convex "
+            "and G be "
+            "defined as in Lemma 1, Equation (7). … E[Σ_{A_t}q_kΣ_{j<E}‖w_{t,j}^k − w_{t,0}‖²] ≤ "
+            "½η_t²E³G²(Σ_{A_t}q_k) (106)",
+            hypotheses=_NOISE_HYPS,
+            interpretation="With the least G the hypothesis allows at the visited iterates "
+            "(stronger than "
+            "Lemma 1's), η_t up to 10× eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -487,7 +690,7 @@ register(
         "cafed:lemma13-eq128",
         _src("App. B2", "Lemma 13, eq. (128)", (944, 959)),
         "E‖w_{t+1,0} − w_{t,0}‖ ≤ η_tEGΣ_{A_t}q_k (η̄ = 1)",
-        Space(_pathwise_params(), where=cq.positive_pq),
+        Space(_wide_eta(_pathwise_params()), where=cq.positive_pq),
         _m13,
         exact=_e13,
         simplify=cq.simplify,
@@ -495,6 +698,15 @@ register(
         "projected Gaussian has no closed form); both sides squared (exact rationals); G² := "
         "max_{k∈A_t, j<E}‖∇F_k(w_{t,j}^k)‖² (the smallest G the hypothesis allows). TRUE "
         f"(projection non-expansive, w_{{t,0}} ∈ W, triangle inequality). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 13. Let Assumptions 2, 3, and 5 hold. We have: E‖w_{t+1,0} − w_{t,0}‖ ≤ "
+            "η_tEG(Σ_{A_t}q_k) (128)",
+            hypotheses=_PATH_HYPS,
+            interpretation="Pathwise with σ = 0: the batch expectation of a projected Gaussian "
+            "has no closed form "
+            "(narrower than Assumption 5's σ_k ≥ 0, which a Monte Carlo could not refute with "
+            "this slack); the box W lets the projection bind; η_t up to 10× eq. (12)'s cap.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
@@ -543,6 +755,8 @@ def _lemma12(form: str) -> tuple[Any, Any]:
                 rhs, lhs = D2 * cq.dot(e, e), dF * dF
             else:  # printed (126): ⟨∇F(v), v−w⟩ ≤ F(v) − F(w) ≤ ⟨∇F(w), v−w⟩
                 a, b = cq.dot(f.grad(k, v), e), cq.dot(f.grad(k, w), e)
+                if form == "corrected":  # ⟨∇F(w), v−w⟩ ≤ F(v) − F(w) ≤ ⟨∇F(v), v−w⟩
+                    a, b = b, a
                 gap_lo, gap_hi = _gap(dF, a, exact), _gap(b, dF, exact)
                 m = min(gap_lo, gap_hi)
                 worst = m if worst is None else min(worst, m)
@@ -563,6 +777,13 @@ LEMMA12_COUNTEREXAMPLE: Instance = {
     "v1": 1.0, "v2": 0.0, "v3": 0.0, "x1": 0.0, "x2": 0.0, "x3": 0.0,
 }  # fmt: skip
 
+_LEMMA12_HYPOTHESES = (
+    Hypothesis("F_k convex and L-smooth on W (Assumption 3, convexity in Lemma 12)",
+               "quadratic clients, Hessian eigenvalues in [10⁻⁴, 10⁴], N ≤ 4, d ≤ 3"),
+    Hypothesis("v, w ∈ W, W convex and compact (Assumption 2)", "W a box c + r[−1, 1]^d, v and "
+               "w anywhere in it, corners included"),
+)  # fmt: skip
+
 _m12, _e12 = _lemma12("statement")
 register(
     Claim(
@@ -577,11 +798,66 @@ register(
         "10⁻³ to 10^1.5), v and w anywhere in W (corners included); D := L·max_k max_{x∈W}"
         "‖x − u_k‖ (Lemma 1's D, eq. 42, on the box); both sides squared, exact in Fractions. "
         f"TRUE (mean value theorem). Budget {BUDGET}.",
+        reading=Reading(
+            quote="Lemma 12. Let Assumptions 2 and 3 hold, and the local functions be convex. "
+            "We have: "
+            "|F_k(v) − F_k(w)| ≤ D·‖v − w‖, ∀v, w ∈ W (125)",
+            hypotheses=_LEMMA12_HYPOTHESES,
+            interpretation="As printed, D the constant of Lemma 1 (eq. 42) on the box W.",
+        ),
         budget=BUDGET,
         tolerance=TOL,
         expected="holds",
     )
 )
+
+
+def _lemma12_explain(form: str) -> Any:
+    """explain(inst) for eq. (126): the client whose sandwich is tightest (violated for the
+    printed order), v, w, and the three numbers of (126), exactly."""
+
+    def explain(inst: Instance) -> Explanation:
+        pf = cq.paper_federation(inst)
+        d = pf.d
+        c = [dec(inst[f"c{i + 1}"]) for i in range(d)]
+        r = dec(10.0 ** float(inst["lr"]))
+        v = [ci + r * dec(inst[f"v{i + 1}"]) for i, ci in enumerate(c)]
+        w = [ci + r * dec(inst[f"x{i + 1}"]) for i, ci in enumerate(c)]
+        outs = [verify_lemma12(form, pf.h[k], pf.R[k], pf.u[k], v, w) for k in range(pf.n)]
+
+        def slack(o: dict[str, Any]) -> Any:
+            low, high = o["rhs"]
+            return min(o["lhs"] - low, high - o["lhs"])
+
+        k = min(range(pf.n), key=lambda j: slack(outs[j]))
+        out = outs[k]
+        first, second = ("∇F(v)", "∇F(w)") if form == "printed" else ("∇F(w)", "∇F(v)")
+        return Explanation(
+            quantities=(
+                *cq.federation_quantities(pf)[: pf.n],
+                Quantity("W", "the box c + r[−1, 1]^d", (tuple(c), r)),
+                Quantity("v", "a point of W", tuple(v)),
+                Quantity("w", "a point of W", tuple(w)),
+            ),
+            steps=(Step("k", "the client checked", k + 1),),
+            lhs=Step(f"F_{k + 1}(v) − F_{k + 1}(w)", "", out["lhs"]),
+            relation="∈",
+            rhs=Step(f"[⟨{first}, v − w⟩, ⟨{second}, v − w⟩]", f"eq. (126) ({form})",
+                     out["rhs"]),
+            holds=bool(out["holds"]),
+            verify_args={"form": form, "h": pf.h[k], "R": pf.R[k], "u": pf.u[k], "v": v,
+                         "w": w},
+        )  # fmt: skip
+
+    return explain
+
+
+_LEMMA12_QUOTE = (
+    "Moreover, from the convexity of {F_k}, it follows that: ⟨∇F_k(v), v − w⟩ ≤ F_k(v) − "
+    "F_k(w) ≤ ⟨∇F_k(w), v − w⟩ (eq. 126, l.934), then |F_k(v) − F_k(w)| ≤ max{‖∇F_k(v)‖, "
+    "‖∇F_k(w)‖}·‖v − w‖ (127)"
+)
+
 _m126, _e126 = _lemma12("printed")
 register(
     Claim(
@@ -600,21 +876,47 @@ register(
         budget=BUDGET,
         tolerance=TOL,
         expected="refuted",
+        reading=Reading(
+            quote=_LEMMA12_QUOTE,
+            hypotheses=_LEMMA12_HYPOTHESES,
+            interpretation="As printed, for every client and v, w ∈ W. The convexity "
+            "inequalities are ⟨∇F(w), v − w⟩ ≤ F(v) − F(w) ≤ ⟨∇F(v), v − w⟩: the printed "
+            "order swaps ∇F(v) and ∇F(w). The next step (127) only uses that F(v) − F(w) lies "
+            "between the two inner products, so the swap does not touch Lemma 12 (which "
+            "holds: cafed:lemma12-eq125).",
+            alternatives="The swapped (correct) order: cafed:lemma12-eq126-corrected (holds).",
+        ),
+        finding=Finding(
+            "typo",
+            "(126) swaps ∇F_k(v) and ∇F_k(w) in the convexity sandwich; the correct order "
+            "holds, and (127) and Lemma 12 are unaffected",
+            intended="cafed:lemma12-eq126-corrected",
+        ),
+        explain=_lemma12_explain("printed"),
+        verify=verify_lemma12,
     )
 )
-
-
-# --- Lemma 15 ------------------------------------------------------------------------------------
+_m126c, _e126c = _lemma12("corrected")
 register(
     Claim(
-        "cafed:lemma15-eq147",
-        _src("App. B3", "Lemma 15, eq. (147)", (1022, 1049)),
-        "(Σ_kπ_kq_k)Σ_{t=t0}^Tη_tE[F_B(w_{t,0}) − F_B(w_{t−J_t,0})] ≤ C_1/ln(1/λ(P)), "
-        "C_1 = EDGQ(Σπ_kq_k)Σ_t ln(2C_PHt)η²_{t−J_t} (eq. 148)",
-        reason="an expectation over the whole trajectory (the Markov availability chain and "
-        "every batch up to round T, through the delayed iterate w_{t−J_t,0}) with a projection "
-        "each round: no closed form, and a Monte Carlo estimate against a bound with this much "
-        "slack cannot refute it in budget. Its proof's step (154) → (155) uses J_t ≤ "
-        "ln(2C_PHt)/ln(1/λ), refuted as cafed:lemma14-eq142-step (the same step as Lemma 14).",
+        "cafed:lemma12-eq126-corrected",
+        _src("App. B2", "Lemma 12's proof, eq. (126) with ∇F(v) and ∇F(w) swapped", (930, 936)),
+        "⟨∇F_k(w), v − w⟩ ≤ F_k(v) − F_k(w) ≤ ⟨∇F_k(v), v − w⟩ for all v, w ∈ W",
+        Space(_lemma12_params()),
+        _m126c,
+        exact=_e126c,
+        simplify=cq.simplify,
+        notes="The convexity sandwich in its correct order (the evident intent of the printed "
+        "(126)): first-order convexity at w and at v. Same instances and exact evaluation as "
+        f"cafed:lemma12-eq126-printed. TRUE. Budget {BUDGET}.",
+        budget=BUDGET,
+        tolerance=TOL,
+        expected="holds",
+        reading=Reading(
+            quote=_LEMMA12_QUOTE,
+            hypotheses=_LEMMA12_HYPOTHESES,
+            interpretation="The printed sandwich with ∇F_k(v) and ∇F_k(w) exchanged (the "
+            "first-order convexity inequalities at w and at v), which is what (127) uses.",
+        ),
     )
 )
