@@ -111,26 +111,26 @@ def _print(report: dict[str, Any]) -> None:
 
 
 def _write(out_dir: Path, report: dict[str, Any], overwrite: bool) -> list[Path]:
-    from fltheory.atomic import prepare_result_dir, write_atomic, write_manifest
+    """check.json and check.csv as one transaction (:class:`fltheory.resultdir.ResultFolder`:
+    locked, staged, committed with the manifest; a failure leaves the folder as it was)."""
     from fltheory.jsonable import to_jsonable
     from fltheory.provenance import provenance
+    from fltheory.resultdir import ResultFolder
 
-    directory = prepare_result_dir(out_dir, overwrite=overwrite, owned=OUT_FILES)
-    write_manifest(directory, [], status="in_progress")
     payload = to_jsonable(report)
-    write_atomic(directory / "check.json", json.dumps(payload, indent=2) + "\n")
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     for v in payload["claims"]:
         writer.writerow(["" if v.get(c) is None else v[c] for c in CSV_COLUMNS])
-    write_atomic(directory / "check.csv", buffer.getvalue())
     s = report["summary"]
     record = provenance(
         seed=s["seed"], budget=s["budget"], seconds_per_claim=s["seconds_per_claim"]
     )
-    write_manifest(directory, list(OUT_FILES), status="complete", provenance=record)
-    return [directory / name for name in OUT_FILES]
+    with ResultFolder(out_dir, owned=OUT_FILES, overwrite=overwrite, resumable=False) as folder:
+        folder.write("check.json", json.dumps(payload, indent=2) + "\n")
+        folder.write("check.csv", buffer.getvalue())
+        return folder.commit(list(OUT_FILES), record)
 
 
 #: Most evaluations per claim accepted by ``--budget`` (the defaults are a few thousand; 10⁷
@@ -179,10 +179,10 @@ def check_command(
     claims = CLAIMS.select(ids or None, paper=paper)
     if not claims:
         raise InputError("no claim matches the selection")
-    if out is not None:  # refuse a bad --out before any work
-        from fltheory.atomic import prepare_result_dir
+    if out is not None:  # refuse a bad --out before any work (written by _write, at the end)
+        from fltheory.atomic import check_result_dir
 
-        prepare_result_dir(out, overwrite=overwrite, owned=OUT_FILES)
+        check_result_dir(out, overwrite=overwrite, owned=OUT_FILES, resumable=False)
     from fltheory.claims.run import check
 
     chosen_budget: int | str | None = budget if budget is not None else "default"
