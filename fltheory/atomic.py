@@ -50,8 +50,10 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> Path:
-    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename, fsync the folder).
+def write_atomic(path: str | Path, data: bytes | str, *, sync_folder: bool = True) -> Path:
+    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename, fsync the folder;
+    ``sync_folder=False`` leaves the last to the caller, e.g. a staging folder whose files are
+    renamed again before they count).
 
     >>> import tempfile
     >>> p = write_atomic(Path(tempfile.mkdtemp()) / "a.txt", "hello")
@@ -74,7 +76,8 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
         except OSError:
             pass
         raise
-    _fsync_dir(path.parent)
+    if sync_folder:
+        _fsync_dir(path.parent)
     return path
 
 

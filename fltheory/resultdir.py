@@ -101,6 +101,7 @@ class ResultFolder:
         *,
         owned: tuple[str, ...] = (),
         keep: tuple[str, ...] = (),
+        scratch: tuple[str, ...] = (),
         overwrite: bool = False,
         resume: bool = False,
         resumable: bool = True,
@@ -108,7 +109,7 @@ class ResultFolder:
         flag: str = "--out",
     ) -> None:
         self.path = Path(path)
-        self.owned, self.keep, self.flag = owned, keep, flag
+        self.owned, self.keep, self.scratch, self.flag = owned, keep, scratch, flag
         self.overwrite, self.resume, self.resumable = overwrite, resume, resumable
         self.inputs = inputs
         self.found = ""
@@ -235,27 +236,29 @@ class ResultFolder:
     # -- writing --------------------------------------------------------------------------------
 
     def clear(self) -> None:
-        """Remove what this command wrote (``--overwrite``): the files the manifest lists and
-        the command's own entries (``owned``, less ``keep``) — never hidden entries or others.
-        The manifest says ``in_progress`` from the first removal on."""
+        """Remove what this command wrote (``--overwrite``): the files the manifest lists, the
+        command's own files (``owned``) and its scratch folders (``scratch``: checkpoints),
+        less ``keep`` — never hidden entries, nor files it did not list in its own folders
+        (``figures/``). The manifest says ``in_progress`` from the first removal on."""
         manifest = self.manifest
         if manifest is None:
             return
         _write_json(self.path, {**manifest, "status": STATUS_RUNNING})
         for entry in manifest["files"]:
-            name = Path(entry["name"])
-            if name.parts[0] in self.keep:
+            listed = Path(entry["name"])
+            if listed.parts[0] in self.keep:
                 continue
-            target = self.path / name
+            target = self.path / listed
             if target.is_file() or target.is_symlink():
                 target.unlink()
-            _remove_empty([self.path / p for p in reversed(name.parents[:-1])])
+            _remove_empty([self.path / p for p in reversed(listed.parents[:-1])])
         for name in self.owned:
             target = self.path / name
             if name in self.keep or name.startswith(".") or not os.path.lexists(target):
                 continue
             if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target)
+                if name in self.scratch:
+                    shutil.rmtree(target)
             else:
                 target.unlink()
         _write_json(self.path, {**manifest, "status": STATUS_RUNNING, "files": []})
@@ -275,22 +278,24 @@ class ResultFolder:
         return folder
 
     def write(self, name: str, data: bytes | str) -> Path:
-        """Write the file ``name`` (a relative path) into the staging folder, atomically."""
+        """Write the file ``name`` (a relative path) into the staging folder, its bytes synced
+        to disk (the staging folder's own entries need not be: :meth:`commit` syncs the
+        folders the files are renamed into)."""
         target = self.staging / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        return write_atomic(target, data)
+        return write_atomic(target, data, sync_folder=False)
 
     def commit(self, names: list[str], provenance: dict[str, Any]) -> list[Path]:
         """Move the staged files ``names`` into the folder and write the ``complete`` manifest
         last; the files an earlier result listed and this one does not are removed. Before the
-        first rename the manifest says ``in_progress``."""
+        first rename the manifest says ``in_progress`` (a complete one is demoted first)."""
         staged = self.path / STAGING
         missing = [n for n in names if not (staged / n).is_file()]
         if missing:
             raise RuntimeError(f"commit of files never staged: {missing}")
         manifest = self.manifest
         old = [e["name"] for e in manifest["files"]] if manifest is not None else []
-        if manifest is not None:
+        if manifest is not None and manifest["status"] == STATUS_COMPLETE:
             _write_json(self.path, {**manifest, "status": STATUS_RUNNING})
         parents = {self.path}
         for name in names:

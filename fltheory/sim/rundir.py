@@ -4,7 +4,7 @@
 ResultFolder`: checked before any work, locked against a second writer), marks it
 ``in_progress`` (``manifest.json``), runs the comparison with checkpoints
 (:mod:`fltheory.sim.checkpoint`), writes the result files into the staging folder
-(:func:`~fltheory.sim.results.write_results`) and commits them with the ``complete`` manifest
+(:func:`~fltheory.sim.results.result_contents`) and commits them with the ``complete`` manifest
 (each file's size and SHA-256); the checkpoints are removed after that. A run killed at any
 moment leaves an unfinished directory (never one that looks complete) that ``resume=True``
 continues from its last checkpoint; the result files are then byte for byte those of an
@@ -21,8 +21,8 @@ from fltheory.provenance import config_hash, provenance
 from fltheory.resultdir import ResultFolder
 from fltheory.sim.checkpoint import Checkpointer
 from fltheory.sim.config import SimConfig, run_config
-from fltheory.sim.outfiles import OWNED, RESULT_FILES
-from fltheory.sim.results import RunResult, write_results
+from fltheory.sim.outfiles import CHECKPOINT_FOLDER, OWNED, RESULT_FILES
+from fltheory.sim.results import RunResult, result_contents
 
 #: progress(algorithm label, rounds done)
 Progress = Callable[[str, int], None]
@@ -56,16 +56,46 @@ def result_provenance(cfg: SimConfig) -> dict[str, Any]:
     return record
 
 
+#: The summary's keys every reader of a kept result relies on (the CLI's table among them).
+_SUMMARY_KEYS = {"name": str, "seeds": int, "rounds": int, "clients": int, "device": str,
+                 "dtype": str}  # fmt: skip
+_METRICS = [f"{m}{s}" for s in ("", "_client_mean") for m in ("objective", "accuracy", "distance")]
+
+
+def _check_summary(summary: Any) -> None:
+    """Raise TypeError when ``summary`` lacks what :func:`~fltheory.sim.results.write_results`
+    writes (a forged or damaged summary.json whose checksum was made to match)."""
+    if not isinstance(summary, dict):
+        raise TypeError("the summary is not a table")
+    for key, kind in _SUMMARY_KEYS.items():
+        if not isinstance(summary.get(key), kind):
+            raise TypeError(f"summary.{key} is not {kind.__name__}")
+    algorithms = summary.get("algorithms")
+    if not isinstance(algorithms, dict) or not algorithms:
+        raise TypeError("summary.algorithms is not a table of algorithms")
+    for label, entry in algorithms.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("inclusion_rate"), float):
+            raise TypeError(f"summary.algorithms.{label} is not an algorithm's summary")
+        for metric in _METRICS:
+            stats = entry.get(metric)
+            numbers = ("time_average", "final", "final_std")
+            if stats is not None and not (
+                isinstance(stats, dict)
+                and all(isinstance(stats.get(k), (int, float)) for k in numbers)
+            ):
+                raise TypeError(f"summary.algorithms.{label}.{metric} is not a metric's summary")
+
+
 def _stored_summary(folder: ResultFolder) -> dict[str, Any]:
     """The summary of a complete result, with its timings put back (a file whose content is
     not what :func:`write_results` wrote is refused in one line, even with a right checksum)."""
     name = "summary.json"
     try:
         summary: dict[str, Any] = folder.stored(name)["summary"]
-        labels = list(summary["algorithms"])
+        _check_summary(summary)
         name = "timing.json"
         seconds = folder.stored(name)["seconds"]
-        for label in labels:
+        for label in summary["algorithms"]:
             summary["algorithms"][label]["seconds"] = float(seconds.get(label, 0.0))
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise folder.garbage(name, exc) from None
@@ -105,7 +135,12 @@ def simulate_into(
     record = result_provenance(cfg)
     inputs = () if cfg.source is None else (cfg.source,)
     with ResultFolder(
-        out, owned=OWNED, overwrite=overwrite, resume=resume, inputs=inputs
+        out,
+        owned=OWNED,
+        scratch=(CHECKPOINT_FOLDER,),
+        overwrite=overwrite,
+        resume=resume,
+        inputs=inputs,
     ) as folder:
         if folder.found in (COMPLETE, UNFINISHED) and resume:
             expected = {k: record[k] for k in ("config_hash", "fltheory_version")}
@@ -123,7 +158,8 @@ def simulate_into(
         checkpointer = Checkpointer(folder.path, every=checkpoint_every, key=key)
         summary, runs = run_config(cfg, progress=progress, checkpointer=checkpointer)
         saves = {"saves": checkpointer.saves, "seconds": checkpointer.save_seconds}
-        write_results(folder.staging, record, summary, runs, timing={"checkpoints": saves})
+        for name, data in result_contents(record, summary, runs, {"checkpoints": saves}).items():
+            folder.write(name, data)
         folder.commit(list(RESULT_FILES), provenance(**record))
         checkpointer.remove()
     return summary, runs
