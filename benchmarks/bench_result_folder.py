@@ -17,9 +17,11 @@ Printed: the median of each, their ratio, the added milliseconds, and that addit
 of a whole ``simulate_into`` run of the config (compute included, median of ``--runs``).
 
     python benchmarks/bench_result_folder.py [--config FILE] [--repeats 30] [--runs 5]
+        [--json PATH]
 """
 
 import argparse
+import json
 import shutil
 import statistics
 import sys
@@ -73,6 +75,7 @@ def main() -> None:
     parser.add_argument("--config", type=Path, help="a simulate config (default: a small one)")
     parser.add_argument("--repeats", type=int, default=30, help="writes of each kind")
     parser.add_argument("--runs", type=int, default=5, help="whole simulate_into runs")
+    parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args()
     if args.config:
         cfg = build(load_toml(args.config), base=args.config.parent, source=args.config)
@@ -105,6 +108,10 @@ def main() -> None:
     added = txn - base
     print(f"added: {added * 1e3:.2f} ms = {added / run:.1%} of a whole simulate --out run "
           f"({run:.3f} s, median of {args.runs})")  # fmt: skip
+    if args.json:
+        figures = {"direct_s": base, "transaction_s": txn, "ratio": txn / base,
+                   "added_s": added, "whole_run_s": run, "repeats": args.repeats}  # fmt: skip
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
 
 
 if __name__ == "__main__":

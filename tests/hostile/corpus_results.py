@@ -586,7 +586,8 @@ def c2_reproduce_resume_other_seeds(tmp: Path) -> str | None:
     out = tmp / "fig4a"
     if reason := ok(cli("reproduce", "cafed:fig4a", "--seeds", "3", "--out", out)):
         return reason
-    return refused(cli("reproduce", "cafed:fig4a", "--seeds", "4", "--out", out, "--resume"))
+    done = cli("reproduce", "cafed:fig4a", "--seeds", "4", "--out", out, "--resume")
+    return refused(done, "seeds")
 
 
 def c2_reproduce_resume_tampered_verdict(tmp: Path) -> str | None:
