@@ -21,9 +21,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The report on the embedded default (the CA-Fed paper's population of 100 clients); prints the
-# path of report.html. About 1 min on 2 shared cores; `fltheory report --quick` is faster.
+# path of report.html (a rerun replaces it). About 1 min on 2 shared cores; `--quick` is faster.
 demo: venv
-	$(BIN)/fltheory report --out demo-report
+	$(BIN)/fltheory report --out demo-report --overwrite
 
 lint: venv
 	$(BIN)/ruff check .

@@ -6,20 +6,22 @@ final name, so a reader sees the old file or the new one, never half of one. ``m
 ``in_progress``) and rewritten last (``complete``): a directory without a complete manifest is
 never a result, and a run can tell its own unfinished directory from a foreign one.
 
-Checks happen before any work (:func:`prepare_result_dir`): an ``--out`` that is an existing
-file, sits under a missing parent, is not writable, already holds a complete result (unless
-overwrite or resume is asked for) or holds foreign files is refused with one line.
+Checks happen before any work (:func:`check_result_dir`): an ``--out`` that is an existing
+file, sits under a parent that is not a folder, is not writable, already holds a complete result
+(unless overwrite or resume is asked for), holds foreign files, an input of the command or a
+damaged manifest is refused with one line. :mod:`fltheory.resultdir` makes a run's writes into
+such a folder one transaction (a lock, a staging folder, a commit).
 """
 
 import hashlib
 import json
 import os
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from fltheory.errors import InputError
+from fltheory.lock import FOLDER_LOCK, held_by, refusal
 
 MANIFEST = "manifest.json"
 STATUS_RUNNING, STATUS_COMPLETE = "in_progress", "complete"
@@ -48,8 +50,10 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> Path:
-    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename, fsync the folder).
+def write_atomic(path: str | Path, data: bytes | str, *, sync_folder: bool = True) -> Path:
+    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename, fsync the folder;
+    ``sync_folder=False`` leaves the last to the caller, e.g. a staging folder whose files are
+    renamed again before they count).
 
     >>> import tempfile
     >>> p = write_atomic(Path(tempfile.mkdtemp()) / "a.txt", "hello")
@@ -72,7 +76,8 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
         except OSError:
             pass
         raise
-    _fsync_dir(path.parent)
+    if sync_folder:
+        _fsync_dir(path.parent)
     return path
 
 
@@ -85,14 +90,91 @@ def sha256_of(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def read_manifest(directory: str | Path) -> dict[str, Any] | None:
-    """The manifest of a result directory, or None when it has none (or it is unreadable)."""
+def _bad_name(name: object) -> bool:
+    """A file name a manifest may not list: not text, absolute, hidden, or reaching outside."""
+    if not isinstance(name, str) or not name or "\x00" in name or "\\" in name:
+        return True
+    parts = Path(name).parts
+    return Path(name).is_absolute() or ".." in parts or parts[0].startswith(".")
+
+
+def manifest_problem(data: object) -> str | None:
+    """Why ``data`` is not a manifest this module wrote (None when it is one).
+
+    >>> manifest_problem({"status": "complete", "files": [], "provenance": {}}) is None
+    True
+    >>> manifest_problem({"status": "complete", "files": [{"name": "../x"}], "provenance": {}})
+    'files[0] is not {name, size, sha256} of a file in the folder'
+    """
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    if data.get("status") not in (STATUS_RUNNING, STATUS_COMPLETE):
+        return f"status {data.get('status')!r} is neither {STATUS_RUNNING} nor {STATUS_COMPLETE}"
+    if not isinstance(data.get("provenance", {}), dict):
+        return "provenance is not a table"
+    files = data.get("files")
+    if not isinstance(files, list):
+        return "files is not a list"
+    for i, entry in enumerate(files):
+        ok = (
+            isinstance(entry, dict)
+            and not _bad_name(entry.get("name"))
+            and isinstance(entry.get("size"), int)
+            and isinstance(entry.get("sha256"), str)
+        )
+        if not ok:
+            return f"files[{i}] is not {{name, size, sha256}} of a file in the folder"
+    return None
+
+
+def manifest_damage(directory: str | Path) -> str | None:
+    """Why the ``manifest.json`` of ``directory`` cannot be trusted; None when it is absent or
+    sound."""
     path = Path(directory) / MANIFEST
+    if not os.path.lexists(path):
+        return None
+    if not path.is_file():
+        return "it is not a regular file"
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"it is not JSON ({type(exc).__name__})"
+    return manifest_problem(data)
+
+
+def read_manifest(directory: str | Path) -> dict[str, Any] | None:
+    """The manifest of a result directory, or None when it has none (or it is unreadable, or
+    not a manifest: :func:`manifest_problem`)."""
+    path = Path(directory) / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    return data if manifest_problem(data) is None else None
+
+
+def changed_files(directory: str | Path, manifest: dict[str, Any]) -> list[str]:
+    """The files a manifest lists that are missing or differ from their size and SHA-256.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = write_atomic(folder / "a.txt", "a")
+    >>> m = json.loads(write_manifest(folder, ["a.txt"], status="complete").read_text())
+    >>> changed_files(folder, m), (folder / "a.txt").write_text("b"), changed_files(folder, m)
+    ([], 1, ['a.txt (its SHA-256 differs)'])
+    """
+    problems = []
+    for entry in manifest.get("files", []):
+        path = Path(directory) / entry["name"]
+        if not path.is_file():
+            problems.append(f"{entry['name']} (missing)")
+        elif path.stat().st_size != entry["size"]:
+            problems.append(f"{entry['name']} (its size differs)")
+        elif sha256_of(path) != entry["sha256"]:
+            problems.append(f"{entry['name']} (its SHA-256 differs)")
+    return problems
 
 
 def is_complete(directory: str | Path) -> bool:
@@ -100,17 +182,47 @@ def is_complete(directory: str | Path) -> bool:
     manifest = read_manifest(directory)
     if manifest is None or manifest.get("status") != STATUS_COMPLETE:
         return False
-    for entry in manifest.get("files", []):
-        path = Path(directory) / entry["name"]
-        if not path.is_file() or path.stat().st_size != entry["size"]:
-            return False
-        if sha256_of(path) != entry["sha256"]:
-            return False
-    return True
+    return not changed_files(directory, manifest)
 
 
 #: What :func:`check_result_dir` finds: no folder yet, an empty one, an unfinished run, a result.
 NEW, EMPTY, UNFINISHED, COMPLETE = "new", "empty", "unfinished", "complete"
+
+
+def missing_parents(path: str | Path, flag: str = "--out") -> list[Path]:
+    """The folders above ``path`` that do not exist yet, outermost first (to be created as by
+    ``mkdir -p``); one :class:`InputError` line when one in the way is not a folder or the
+    nearest existing one is not writable.
+
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> [p.relative_to(base).as_posix() for p in missing_parents(base / "a" / "b" / "out")]
+    ['a', 'a/b']
+    """
+    path = Path(path)
+    missing: list[Path] = []
+    parent = path.parent
+    while not os.path.lexists(parent) and parent != parent.parent:
+        missing.insert(0, parent)
+        parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"{flag} {path}: {parent} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {path}: the folder {parent} is not writable")
+    return missing
+
+
+def _input_inside(path: Path, inputs: tuple[str | Path, ...], flag: str) -> None:
+    """Refuse an output that is, or holds, an input of the command (its config, its data)."""
+    target = path.resolve()
+    for item in inputs:
+        source = Path(item).resolve()
+        if source == target:
+            raise InputError(f"{flag} {path}: is an input of this command ({item})")
+        if target in source.parents:
+            raise InputError(
+                f"{flag} {path}: holds an input of this command ({item}); choose another folder"
+            )
 
 
 def check_result_dir(
@@ -119,17 +231,26 @@ def check_result_dir(
     overwrite: bool = False,
     resume: bool = False,
     owned: tuple[str, ...] = (),
+    resumable: bool = True,
+    inputs: tuple[str | Path, ...] = (),
+    flag: str = "--out",
+    locked: bool = False,
 ) -> str:
     """Check an output directory without touching it; return :data:`NEW`, :data:`EMPTY`,
     :data:`UNFINISHED` or :data:`COMPLETE`, or refuse it with one :class:`InputError` line.
 
     ``owned`` names the files (and sub-folders) a run of this kind writes; other entries
     are foreign and make the directory unusable (they would be mixed with new results).
-    Hidden entries (temporary files of :func:`write_atomic`) are ignored.
+    Hidden entries (``.git``, notes, the lock and staging of :mod:`fltheory.resultdir`) are
+    never touched and never in the way. Missing parent folders are fine (they are created);
+    ``inputs`` (the command's config, data, store) may not be the directory or lie inside it;
+    ``resumable``: whether the command takes ``--resume`` (the advice in the refusals). A
+    folder another command is writing (its lock is held: :mod:`fltheory.lock`) is refused
+    naming that command, unless ``locked`` (the caller holds the lock).
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> check_result_dir(folder / "new"), check_result_dir(folder)
+    >>> check_result_dir(folder / "new" / "out"), check_result_dir(folder)
     ('new', 'empty')
     >>> _ = (folder / "notes.txt").write_text("mine")
     >>> check_result_dir(folder)
@@ -138,23 +259,29 @@ def check_result_dir(
     fltheory.errors.InputError: --out ...: the folder holds files that are not an fltheory ...
     """
     path = Path(directory)
-    if path.exists() and not path.is_dir():
-        raise InputError(f"--out {path}: exists and is not a directory")
-    parent = path.parent if str(path.parent) else Path(".")
+    _input_inside(path, inputs, flag)
+    if os.path.lexists(path) and not path.is_dir():
+        raise InputError(f"{flag} {path}: exists and is not a directory")
     if not path.exists():
-        if not parent.is_dir():
-            raise InputError(f"--out {path}: the parent folder {parent} does not exist")
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise InputError(f"--out {path}: the parent folder {parent} is not writable")
+        missing_parents(path, flag)
         return NEW
     if not os.access(path, os.W_OK | os.X_OK):
-        raise InputError(f"--out {path}: the folder is not writable")
+        raise InputError(f"{flag} {path}: the folder is not writable")
+    holder = None if locked else held_by(path / FOLDER_LOCK)
+    if holder is not None:
+        raise refusal(f"{flag} {path}", holder)
+    damage = manifest_damage(path)
+    if damage is not None:
+        raise InputError(
+            f"{flag} {path}: its {MANIFEST} is damaged ({damage}); fltheory cannot tell what "
+            "it wrote there: move the folder away or choose another"
+        )
     manifest = read_manifest(path)
     entries = sorted(p.name for p in path.iterdir() if not p.name.startswith("."))
     if manifest is None:
         if entries:
             raise InputError(
-                f"--out {path}: the folder holds files that are not an fltheory result "
+                f"{flag} {path}: the folder holds files that are not an fltheory result "
                 f"({', '.join(entries[:3])}{', ...' if len(entries) > 3 else ''}); "
                 "choose an empty or new folder"
             )
@@ -162,55 +289,19 @@ def check_result_dir(
     foreign = [e for e in entries if e != MANIFEST and e not in owned]
     if foreign:
         raise InputError(
-            f"--out {path}: the folder holds foreign files ({', '.join(foreign[:3])}); "
+            f"{flag} {path}: the folder holds foreign files ({', '.join(foreign[:3])}); "
             "choose an empty or new folder"
         )
     complete = manifest.get("status") == STATUS_COMPLETE
     if complete and not (overwrite or resume):
+        keep = " (or --resume to keep it)" if resumable else ""
         raise InputError(
-            f"--out {path}: already holds a complete result; give --overwrite to replace it "
-            "(or --resume to keep it)"
+            f"{flag} {path}: already holds a complete result; give --overwrite to replace it{keep}"
         )
     if not complete and not (resume or overwrite):
-        raise InputError(
-            f"--out {path}: holds an unfinished run; give --resume to continue it or "
-            "--overwrite to start again"
-        )
+        advice = "--resume to continue it or --overwrite" if resumable else "--overwrite"
+        raise InputError(f"{flag} {path}: holds an unfinished run; give {advice} to start again")
     return COMPLETE if complete else UNFINISHED
-
-
-def prepare_result_dir(
-    directory: str | Path,
-    *,
-    overwrite: bool = False,
-    resume: bool = False,
-    owned: tuple[str, ...] = (),
-    keep: tuple[str, ...] = (),
-) -> Path:
-    """Check an output directory (:func:`check_result_dir`), create it if needed, empty it when
-    ``overwrite`` is given without ``resume`` (except the entries named in ``keep``: caches
-    keyed by their content), and return it.
-
-    >>> import tempfile
-    >>> prepare_result_dir(Path(tempfile.mkdtemp()) / "out").is_dir()
-    True
-    """
-    path = Path(directory)
-    found = check_result_dir(path, overwrite=overwrite, resume=resume, owned=owned)
-    if found == NEW:
-        try:
-            path.mkdir()
-        except OSError as exc:
-            raise InputError(f"--out {path}: cannot create it ({exc.strerror})") from None
-    elif found != EMPTY and overwrite and not resume:
-        for target in path.iterdir():
-            if target.name in keep:
-                continue
-            if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target)
-            else:
-                target.unlink()
-    return path
 
 
 def write_manifest(

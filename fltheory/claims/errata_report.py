@@ -67,7 +67,7 @@ def _explanation_lines(paper: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _finding_blocks(v: dict[str, Any]) -> list[Block]:
+def _finding_blocks(v: dict[str, Any], scripts: str) -> list[Block]:
     finding = v["finding"]
     blocks = [Block("h3", f"{v['id']} — {_flat(v['source'])}", anchor=v["id"])]
     reading = v.get("reading") or {}
@@ -116,15 +116,16 @@ def _finding_blocks(v: dict[str, Any]) -> list[Block]:
         blocks.append(
             Block(
                 "p",
-                f"**Verification script**: `{label}.py` beside this report (Python with "
-                "fractions/mpmath only; exit 0 when the statement fails at the witness).",
+                f"**Verification script**: `{scripts}{label}.py` (Python with fractions/mpmath "
+                "only; exit 0 when the statement fails at the witness).",
             )
         )
     return blocks
 
 
-def report_blocks(results: dict[str, Any], paper: str) -> list[Block]:
-    """The report of ``paper`` as blocks (see the module docstring)."""
+def report_blocks(results: dict[str, Any], paper: str, scripts: str = "") -> list[Block]:
+    """The report of ``paper`` as blocks (see the module docstring); ``scripts`` is the path
+    of the verification scripts relative to the report (a folder with its trailing slash)."""
     meta = PAPER_TABLE[paper]
     mine = [v for v in results["claims"] if v["id"].split(":", 1)[0] == paper]
     refuted = [v for v in mine if v["verdict"] == "refuted"]
@@ -164,7 +165,7 @@ def report_blocks(results: dict[str, Any], paper: str) -> list[Block]:
             continue
         blocks.append(Block("h2", f"{title} ({len(rows)})"))
         for v in rows:
-            blocks += _finding_blocks(v)
+            blocks += _finding_blocks(v, scripts)
     literal = [v for v in refuted if (v.get("finding") or {}).get("class") == "literal"]
     if literal:
         blocks.append(Block("h2", f"Not findings: unintended readings ({len(literal)})"))
@@ -305,12 +306,13 @@ def render_html(blocks: list[Block], title: str) -> str:
     )
 
 
-def paper_report_markdown(results: dict[str, Any], paper: str) -> str:
+def paper_report_markdown(results: dict[str, Any], paper: str, scripts: str = "") -> str:
     """The report of ``paper`` as Markdown."""
-    return render_markdown(report_blocks(results, paper))
+    return render_markdown(report_blocks(results, paper, scripts))
 
 
-def paper_report_html(results: dict[str, Any], paper: str) -> str:
+def paper_report_html(results: dict[str, Any], paper: str, scripts: str = "") -> str:
     """The report of ``paper`` as one self-contained HTML page (inline CSS, no script, no
     network)."""
-    return render_html(report_blocks(results, paper), f"Errata report — {PAPER_TABLE[paper].short}")
+    title = f"Errata report — {PAPER_TABLE[paper].short}"
+    return render_html(report_blocks(results, paper, scripts), title)

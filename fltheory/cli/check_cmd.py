@@ -189,26 +189,26 @@ def _print(report: dict[str, Any]) -> None:
 
 
 def _write(out_dir: Path, report: dict[str, Any], overwrite: bool) -> list[Path]:
-    from fltheory.atomic import prepare_result_dir, write_atomic, write_manifest
+    """check.json and check.csv as one transaction (:class:`fltheory.resultdir.ResultFolder`:
+    locked, staged, committed with the manifest; a failure leaves the folder as it was)."""
     from fltheory.jsonable import to_jsonable
     from fltheory.provenance import provenance
+    from fltheory.resultdir import ResultFolder
 
-    directory = prepare_result_dir(out_dir, overwrite=overwrite, owned=OUT_FILES)
-    write_manifest(directory, [], status="in_progress")
     payload = to_jsonable(report)
-    write_atomic(directory / "check.json", json.dumps(payload, indent=2) + "\n")
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     for v in payload["claims"]:
         writer.writerow(["" if v.get(c) is None else v[c] for c in CSV_COLUMNS])
-    write_atomic(directory / "check.csv", buffer.getvalue())
     s = report["summary"]
     record = provenance(
         seed=s["seed"], budget=s["budget"], seconds_per_claim=s["seconds_per_claim"]
     )
-    write_manifest(directory, list(OUT_FILES), status="complete", provenance=record)
-    return [directory / name for name in OUT_FILES]
+    with ResultFolder(out_dir, owned=OUT_FILES, overwrite=overwrite, resumable=False) as folder:
+        folder.write("check.json", json.dumps(payload, indent=2) + "\n")
+        folder.write("check.csv", buffer.getvalue())
+        return folder.commit(list(OUT_FILES), record)
 
 
 #: Most evaluations per claim accepted by ``--budget`` (the defaults are a few thousand; 10⁷
@@ -216,39 +216,42 @@ def _write(out_dir: Path, report: dict[str, Any], overwrite: bool) -> list[Path]
 MAX_BUDGET = 10**7
 #: Longest time cap per claim accepted by ``--seconds`` (one day).
 MAX_SECONDS = 86_400.0
-REPORT_FILES = ("report.md", "report.html", "check.json")
+#: The errata report's files; the verification scripts go into ``scripts/``.
+SCRIPTS = "scripts"
+REPORT_FILES = ("report.md", "report.html", "check.json", SCRIPTS)
 
 
 def _write_report(out_dir: Path, report: dict[str, Any], paper: str, overwrite: bool) -> list[Path]:
-    """The paper's errata report, its verification scripts and the check object, written into
-    ``out_dir`` with a manifest (the same result-folder rules as ``--out``)."""
-    from fltheory.atomic import prepare_result_dir, write_atomic, write_manifest
+    """The paper's errata report, its verification scripts (``scripts/<label>.py``) and the
+    check object, as one transaction (:class:`fltheory.resultdir.ResultFolder`, as ``--out``)."""
     from fltheory.claims.claim import CLAIMS
     from fltheory.claims.errata_report import paper_report_html, paper_report_markdown
     from fltheory.claims.errata_script import errata_script
     from fltheory.claims.finding import ERRATA_CLASSES
     from fltheory.jsonable import to_jsonable
     from fltheory.provenance import provenance
+    from fltheory.resultdir import ResultFolder
 
     payload = to_jsonable(report)
-    scripts = {}
+    files = {
+        "report.md": paper_report_markdown(payload, paper, scripts=SCRIPTS + "/"),
+        "report.html": paper_report_html(payload, paper, scripts=SCRIPTS + "/"),
+        "check.json": json.dumps(payload, indent=2) + "\n",
+    }
     for v in payload["claims"]:
         finding = v.get("finding") or {}
         claim = CLAIMS.get(v["id"])
         if v["verdict"] == "refuted" and finding.get("class") in ERRATA_CLASSES and claim.verify:
-            scripts[v["id"].split(":", 1)[1] + ".py"] = errata_script(v, claim.verify)
-    names = [*REPORT_FILES, *sorted(scripts)]
-    directory = prepare_result_dir(out_dir, overwrite=overwrite, owned=tuple(names))
-    write_manifest(directory, [], status="in_progress")
-    write_atomic(directory / "report.md", paper_report_markdown(payload, paper))
-    write_atomic(directory / "report.html", paper_report_html(payload, paper))
-    write_atomic(directory / "check.json", json.dumps(payload, indent=2) + "\n")
-    for name, text in scripts.items():
-        write_atomic(directory / name, text)
+            label = v["id"].split(":", 1)[1]
+            files[f"{SCRIPTS}/{label}.py"] = errata_script(v, claim.verify)
     s = report["summary"]
     record = provenance(seed=s["seed"], budget=s["budget"], paper=paper)
-    write_manifest(directory, names, status="complete", provenance=record)
-    return [directory / name for name in names]
+    with ResultFolder(
+        out_dir, owned=REPORT_FILES, overwrite=overwrite, resumable=False, flag="--report"
+    ) as folder:
+        for name, text in files.items():
+            folder.write(name, text)
+        return folder.commit(list(files), record)
 
 
 @app.command("check")
@@ -316,14 +319,16 @@ def check_command(
     claims = CLAIMS.select(ids or None, paper=paper)
     if not claims:
         raise InputError("no claim matches the selection")
-    if out is not None:  # refuse a bad --out before any work
-        from fltheory.atomic import prepare_result_dir
+    if out is not None:  # refuse a bad --out before any work (written by _write, at the end)
+        from fltheory.atomic import check_result_dir
 
-        prepare_result_dir(out, overwrite=overwrite, owned=OUT_FILES)
+        check_result_dir(out, overwrite=overwrite, owned=OUT_FILES, resumable=False)
     if report_dir is not None:
-        from fltheory.atomic import prepare_result_dir
+        from fltheory.atomic import check_result_dir
 
-        prepare_result_dir(report_dir, overwrite=overwrite, owned=REPORT_FILES)
+        check_result_dir(
+            report_dir, overwrite=overwrite, owned=REPORT_FILES, resumable=False, flag="--report"
+        )
     from fltheory.claims.run import check
 
     chosen_budget: int | str | None = budget if budget is not None else "default"

@@ -26,7 +26,15 @@ def report_command(
             "--config", help="Report file (TOML, docs/report.md); default: the CA-Fed population."
         ),
     ] = None,
-    out: Annotated[Path, typer.Option("--out", help="Output directory.")] = DEFAULT_OUT,
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", help="Output directory (created with its parents; locked while written)."
+        ),
+    ] = DEFAULT_OUT,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace the report in --out (only the files it lists).")
+    ] = False,
     quick: Annotated[
         bool, typer.Option("--quick", help="Shorter simulations (under a minute on 2 cores).")
     ] = False,
@@ -40,7 +48,8 @@ def report_command(
     from fltheory.report.run import make_report
 
     cfg = load_report_config(config)
-    result = make_report(cfg, out, quick=quick)
+    inputs = () if config is None else (config,)
+    result = make_report(cfg, out, quick=quick, overwrite=overwrite, inputs=inputs)
     html_path = result["paths"]["html"].resolve()
     if json_out:
         emit_json(

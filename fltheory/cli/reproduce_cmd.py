@@ -1,7 +1,7 @@
 """``fltheory reproduce``: list the papers' experiments, or run one and judge it over seeds."""
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,6 +17,9 @@ from rich.progress import (
 from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.errors import InputError
+
+if TYPE_CHECKING:
+    from fltheory.resultdir import ResultFolder
 
 
 def _listing() -> list[dict[str, Any]]:
@@ -117,9 +120,25 @@ def _print_verdict(record: dict[str, Any], out: Path) -> None:
 
 
 def _default_out(experiment_id: str, setup: str, mode: str) -> Path:
-    base = Path("results") / "reproduce" / experiment_id.replace(":", "_")
-    base.mkdir(parents=True, exist_ok=True)
-    return base / f"{setup}-{mode}"
+    """results/reproduce/<id>/<setup>-<mode> (created with its parents when the run starts)."""
+    return Path("results") / "reproduce" / experiment_id.replace(":", "_") / f"{setup}-{mode}"
+
+
+def _kept(folder: "ResultFolder", json_out: bool) -> None:
+    """Print the verdict of the complete result ``--resume`` keeps (checked: its checksums,
+    config hash and version matched; a verdict.json that is not one is refused)."""
+    from fltheory.experiments.runner import VERDICT_FILE
+
+    record = folder.stored(VERDICT_FILE)
+    manifest = folder.manifest or {"files": []}
+    files = [str(folder.path / e["name"]) for e in manifest["files"]]
+    try:
+        if json_out:
+            emit_json({**record, "files": files})
+        else:
+            _print_verdict(record, folder.path)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise folder.garbage(VERDICT_FILE, exc) from None
 
 
 @app.command("reproduce")
@@ -138,7 +157,16 @@ def reproduce_command(
         Path | None,
         typer.Option(help="Result folder (default results/reproduce/<id>/<setup>-<mode>)."),
     ] = None,
-    overwrite: Annotated[bool, typer.Option(help="Replace a complete result in --out.")] = False,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace the result in --out (keeps its grid-search cache).")
+    ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            help="Continue the unfinished run in --out (its cached grid searches are reused), or "
+            "keep its complete result once its config hash, version and checksums match."
+        ),
+    ] = False,
     data_dir: Annotated[
         Path | None,
         typer.Option(
@@ -162,29 +190,62 @@ def reproduce_command(
         return
     if experiment_id is None:
         raise InputError("give an experiment ID (see fltheory reproduce --list)")
-    from fltheory.atomic import STATUS_RUNNING, prepare_result_dir, write_manifest
+    from fltheory.atomic import COMPLETE, UNFINISHED
     from fltheory.experiments.grid import CACHE_DIR
-    from fltheory.experiments.runner import (
-        owned_files,
-        preflight,
-        run_experiment,
-        write_reproduction,
-    )
+    from fltheory.experiments.runner import owned_files, preflight, reproduction_identity
+    from fltheory.provenance import provenance
+    from fltheory.resultdir import ResultFolder
 
     mode = "quick" if quick else "full"
     experiment = get(experiment_id)
     preflight(experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
-    target = out if out is not None else _default_out(experiment.id, setup, mode)
-    directory = prepare_result_dir(
-        target, overwrite=overwrite, owned=owned_files(experiment), keep=(CACHE_DIR,)
+    identity = reproduction_identity(
+        experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir
     )
-    # Unfinished until the verdict is written: a crash leaves a result --overwrite accepts,
-    # and the grid searches cached so far (keyed by their config hash) are reused by it.
-    write_manifest(directory, [], status=STATUS_RUNNING)
-    cache = directory / CACHE_DIR
+    target = out if out is not None else _default_out(experiment.id, setup, mode)
+    with ResultFolder(
+        target,
+        owned=owned_files(experiment),
+        keep=(CACHE_DIR,),
+        overwrite=overwrite,
+        resume=resume,
+        inputs=() if data_dir is None else (data_dir,),
+    ) as folder:
+        if folder.found in (COMPLETE, UNFINISHED) and resume:
+            differences = folder.differences(identity)
+            if differences and not overwrite:
+                raise folder.mismatch(differences)
+            if not differences and folder.found == COMPLETE:
+                _kept(folder, json_out)
+                return
+            if differences:
+                folder.clear()
+        elif folder.found in (COMPLETE, UNFINISHED) and overwrite:
+            folder.clear()  # the grid-search cache stays (keyed by each point's config hash)
+        # Unfinished until the verdict is committed: a crash leaves a run --resume continues,
+        # reusing the grid searches cached so far.
+        folder.begin(provenance(**identity))
+        _run(folder, experiment.id, setup, mode, seeds, device, data_dir, json_out)
+
+
+def _run(
+    folder: "ResultFolder",
+    experiment_id: str,
+    setup: str,
+    mode: str,
+    seeds: int | None,
+    device: str,
+    data_dir: Path | None,
+    json_out: bool,
+) -> None:
+    """Run the experiment into the opened ``folder``, print its verdict."""
+    from fltheory.experiments.grid import CACHE_DIR
+    from fltheory.experiments.runner import run_experiment, write_reproduction
+
+    cache = folder.path / CACHE_DIR
     if json_out:
         rep = run_experiment(
-            experiment.id,
+            experiment_id,
             setup=setup,
             mode=mode,
             seeds=seeds,
@@ -210,7 +271,7 @@ def reproduce_command(
 
         with bar:
             rep = run_experiment(
-                experiment.id,
+                experiment_id,
                 setup=setup,
                 mode=mode,
                 seeds=seeds,
@@ -219,8 +280,8 @@ def reproduce_command(
                 cache_dir=cache,
                 data_dir=data_dir,
             )
-    files = write_reproduction(rep, directory)
+    files = write_reproduction(rep, folder)
     if json_out:
         emit_json({**rep.record, "files": [str(p) for p in files]})
     else:
-        _print_verdict(rep.record, directory)
+        _print_verdict(rep.record, folder.path)

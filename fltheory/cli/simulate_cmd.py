@@ -98,16 +98,23 @@ def simulate_command(
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Result directory: summary.json, rounds.csv (+ rounds.schema.json), clients.npz, "
-            "timing.json, manifest.json (written last); checkpoints while running."
+            help="Result directory (created with its parents; locked while written): summary.json, "
+            "rounds.csv (+ rounds.schema.json), clients.npz, timing.json, manifest.json "
+            "(written last); checkpoints while running."
         ),
     ] = None,
     overwrite: Annotated[
-        bool, typer.Option(help="Replace the result (or unfinished run) held in --out.")
+        bool,
+        typer.Option(
+            help="Replace the result (or unfinished run) held in --out (only the files it lists)."
+        ),
     ] = False,
     resume: Annotated[
         bool,
-        typer.Option(help="Continue the unfinished run in --out from its last checkpoint."),
+        typer.Option(
+            help="Continue the unfinished run in --out from its last checkpoint, or keep its "
+            "complete result once its config hash, version and checksums match."
+        ),
     ] = False,
     checkpoint_every: Annotated[
         int | None,
@@ -138,7 +145,7 @@ def simulate_command(
         from fltheory.atomic import check_result_dir
         from fltheory.sim.outfiles import OWNED
 
-        check_result_dir(out, overwrite=overwrite, resume=resume, owned=OWNED)
+        check_result_dir(out, overwrite=overwrite, resume=resume, owned=OWNED, inputs=(config,))
     from fltheory.api.simulation import simulate
 
     options: dict[str, Any] = {"seeds": seeds, "device": device, "threads": threads, "out": out}

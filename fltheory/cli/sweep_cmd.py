@@ -39,7 +39,8 @@ def sweep_command(
         Path | None, typer.Argument(help="With 'export': the results store to export.")
     ] = None,
     store: Annotated[
-        Path | None, typer.Option(help="SQLite results store (created, or resumed).")
+        Path | None,
+        typer.Option(help="SQLite results store (created with its parents, or resumed)."),
     ] = None,
     executor: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
     workers: Annotated[int, typer.Option(help="Runs at a time (local processes or Ray CPUs).")] = 1,
@@ -49,7 +50,12 @@ def sweep_command(
     fmt: Annotated[
         str | None, typer.Option("--format", help="With 'export': csv or parquet.")
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="With 'export': the file to write.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="With 'export': the file to write (never the store, a folder or a device)."
+        ),
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
     """Run a sweep (base config × axes × seeds); each finished run is stored at once, so a
@@ -70,6 +76,9 @@ def sweep_command(
     from fltheory.sweep.spec import load_sweep
 
     sweep = load_sweep(target)
+    from fltheory.resultdir import make_parents
+
+    make_parents(store, "--store")  # `--store results/sweep.db` on a fresh clone
     report = _run(sweep, store, executor, workers, address)
     if json_out:
         emit_json(report.to_dict())

@@ -3,8 +3,9 @@
 :func:`run_experiment` builds the setup's configuration for the mode, runs it with
 :func:`fltheory.api.simulation.simulate`, gathers :class:`~fltheory.experiments.model.Measurements`
 and returns a :class:`Reproduction` (the verdict record, per-panel tables and the runs).
-:func:`write_reproduction` writes, crash-safely (:mod:`fltheory.atomic`), one PNG and one CSV per
-panel, ``verdict.json``, ``summary.md`` and the manifest with provenance.
+:func:`write_reproduction` writes, as one transaction (:mod:`fltheory.resultdir`), one PNG and one
+CSV per panel, ``verdict.json``, ``summary.md`` and the manifest with provenance;
+:func:`reproduction_identity` is what ``--resume`` compares with that provenance.
 """
 
 import csv
@@ -16,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from fltheory.experiments.judges import (
 )
 from fltheory.experiments.model import MODES, Experiment, Measurements, Panel, get
 from fltheory.jsonable import to_jsonable
+
+if TYPE_CHECKING:
+    from fltheory.resultdir import ResultFolder
 
 #: progress(label, rounds done, rounds in all)
 Progress = Callable[[str, int, int], None]
@@ -404,7 +408,7 @@ def run_experiment(
     config: Any
     with caching(cache_dir, device) as searches:
         if mode in spec.measure:
-            config = {"measure": f"{spec.measure[mode].__module__}.{spec.measure[mode].__name__}"}
+            config = planned_config(experiment, setup, mode, data_dir)
             fn = spec.measure[mode]
             accepted = inspect.signature(fn).parameters  # data_dir, device: when it takes them
             extra = {"data_dir": data_dir, "device": device}
@@ -502,10 +506,52 @@ def owned_files(experiment: Experiment) -> tuple[str, ...]:
     return (VERDICT_FILE, SUMMARY_FILE, CACHE_DIR, *panels)
 
 
-def write_reproduction(rep: Reproduction, out: Path) -> list[Path]:
-    """Write the panels (CSV + PNG), verdict.json, summary.md and the manifest into ``out``
-    (already checked by :func:`fltheory.atomic.prepare_result_dir`)."""
-    from fltheory.atomic import STATUS_COMPLETE, STATUS_RUNNING, write_atomic, write_manifest
+def planned_config(
+    experiment: Experiment, setup: str, mode: str, data_dir: Path | None = None
+) -> Any:
+    """The config a run of ``experiment`` under ``setup`` in ``mode`` records (the record's
+    ``config``), known before it runs: what its result folder's config hash is computed from."""
+    spec = experiment.setup(setup)
+    if mode in spec.measure:
+        fn = spec.measure[mode]
+        return {"measure": f"{fn.__module__}.{fn.__name__}"}
+    return resolved_config(experiment, setup, mode, data_dir)[0]
+
+
+def reproduction_identity(
+    experiment_id: str,
+    *,
+    setup: str,
+    mode: str,
+    seeds: int | None,
+    data_dir: Path | None = None,
+) -> dict[str, Any]:
+    """What a reproduction's manifest records about the run (its provenance keys), for
+    ``--resume`` to tell the same run from another one: experiment, setup, mode, seeds, config
+    hash and fltheory version.
+
+    >>> identity = reproduction_identity("cafed:fig4a", setup="paper", mode="quick", seeds=3)
+    >>> identity["seeds"], len(identity["config_hash"])
+    (3, 64)
+    """
+    from fltheory import __version__
+    from fltheory.provenance import config_hash
+
+    experiment = get(experiment_id)
+    config = to_jsonable(planned_config(experiment, setup, mode, data_dir))
+    return {
+        "experiment": experiment.id,
+        "setup": setup,
+        "mode": mode,
+        "seeds": seeds if seeds is not None else experiment.seeds[mode],
+        "config_hash": config_hash(config),
+        "fltheory_version": __version__,
+    }
+
+
+def write_reproduction(rep: Reproduction, folder: "ResultFolder") -> list[Path]:
+    """Stage the panels (CSV + PNG), verdict.json and summary.md in ``folder`` (opened by the
+    caller) and commit them with the manifest."""
     from fltheory.provenance import config_hash, provenance
 
     record = rep.record
@@ -517,19 +563,17 @@ def write_reproduction(rep: Reproduction, out: Path) -> list[Path]:
         config_hash=config_hash(record["config"]),
         seeds=record["seeds"],
     )
-    write_manifest(out, [], status=STATUS_RUNNING, provenance=prov)
-    names: list[str | Path] = []
+    names: list[str] = []
     title = f"{record['id']} ({record['setup']}, {record['mode']}): {record['data']}"
     for panel in rep.experiment.panels:
         rows = rep.tables[panel.name]
         text = io.StringIO()
         text.write(f"# {title}; {record['seeds']} seeds\n")
         csv.writer(text, lineterminator="\n").writerows(rows)
-        write_atomic(out / f"{panel.name}.csv", text.getvalue())
-        write_atomic(out / f"{panel.name}.png", panel_png(panel, rows, f"{panel.title}\n{title}"))
+        folder.write(f"{panel.name}.csv", text.getvalue())
+        folder.write(f"{panel.name}.png", panel_png(panel, rows, f"{panel.title}\n{title}"))
         names += [f"{panel.name}.csv", f"{panel.name}.png"]
-    write_atomic(out / VERDICT_FILE, json.dumps(record, indent=2, allow_nan=False) + "\n")
-    write_atomic(out / SUMMARY_FILE, summary_markdown(record))
+    folder.write(VERDICT_FILE, json.dumps(record, indent=2, allow_nan=False) + "\n")
+    folder.write(SUMMARY_FILE, summary_markdown(record))
     names += [VERDICT_FILE, SUMMARY_FILE]
-    write_manifest(out, names, status=STATUS_COMPLETE, provenance=prov)
-    return [out / n for n in names]
+    return folder.commit(names, prov)

@@ -1,19 +1,20 @@
 """``report.html`` (self-contained: inline CSS, figures as base64 PNG, no network),
-``report.md`` (figures as files next to it) and ``report.json`` (every number), written
-atomically with a manifest."""
+``report.md`` (figures as files next to it) and ``report.json`` (every number), written as one
+transaction with a manifest (:mod:`fltheory.resultdir`)."""
 
 import base64
 import html
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fltheory.atomic import write_atomic, write_manifest
-from fltheory.errors import InputError
 from fltheory.jsonable import to_jsonable
 from fltheory.report.fmt import human, power_of_ten
 from fltheory.report.plots import Figure
 from fltheory.report.sections import Section
+
+if TYPE_CHECKING:
+    from fltheory.resultdir import ResultFolder
 
 #: Version of the layout of report.json.
 SCHEMA_VERSION = 1
@@ -161,38 +162,33 @@ def render_markdown(
     return "\n".join(lines)
 
 
+#: The entries a report writes into its folder besides ``manifest.json``.
+OWNED = ("report.html", "report.md", "report.json", FIGURE_DIR)
+
+
 def write_report(
-    out: Path,
+    folder: "ResultFolder",
     title: str,
     numbers: dict[str, Any],
     sections: list[Section],
     figures: dict[str, Figure],
     meta: dict[str, Any],
 ) -> dict[str, Path]:
-    """Write report.html, report.md, figures/*.png, report.json and manifest.json (last) into
-    ``out`` (created when missing); returns the paths by kind."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out}: exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / FIGURE_DIR).mkdir(exist_ok=True)
+    """Stage report.html, report.md, figures/*.png and report.json in ``folder`` (opened by
+    the caller) and commit them with manifest.json (last); returns the paths by kind. A failure
+    before the commit leaves the folder as it was."""
     summary = summary_lines(numbers)
     footer = (
         f"fltheory {meta['provenance'].get('fltheory_version')}, commit "
         f"{meta['provenance'].get('git_commit') or '—'}; mode {meta['mode']}; every number is "
         "in report.json."
     )
-    written: list[str | Path] = []
+    written: list[str] = []
     for fig in figures.values():
-        write_atomic(out / FIGURE_DIR / fig.name, fig.png)
+        folder.write(f"{FIGURE_DIR}/{fig.name}", fig.png)
         written.append(f"{FIGURE_DIR}/{fig.name}")
-    paths = {
-        "html": write_atomic(
-            out / "report.html", render_html(title, sections, figures, summary, footer)
-        ),
-        "md": write_atomic(
-            out / "report.md", render_markdown(title, sections, figures, summary, footer)
-        ),
-    }
+    folder.write("report.html", render_html(title, sections, figures, summary, footer))
+    folder.write("report.md", render_markdown(title, sections, figures, summary, footer))
     payload = {
         "schema_version": SCHEMA_VERSION,
         "title": title,
@@ -202,7 +198,7 @@ def write_report(
         **meta,
     }
     text = json.dumps(to_jsonable(payload), allow_nan=False, indent=1, ensure_ascii=False)
-    paths["json"] = write_atomic(out / "report.json", text + "\n")
+    folder.write("report.json", text + "\n")
     written += ["report.html", "report.md", "report.json"]
-    write_manifest(out, written, status="complete", provenance=meta["provenance"])
-    return paths
+    folder.commit(written, meta["provenance"])
+    return {kind: folder.path / f"report.{kind}" for kind in ("html", "md", "json")}

@@ -280,10 +280,9 @@ class Checkpointer:
                 self._save({})
 
     def remove(self) -> None:
-        """Delete the checkpoints (the result is complete) and any temporary file a kill left."""
+        """Delete the checkpoints (the result is complete), temporary files of a kill included
+        (those a kill left beside the result files are tidied by :mod:`fltheory.resultdir`)."""
         shutil.rmtree(self.folder, ignore_errors=True)
-        for stray in self.directory.glob(".*.tmp"):
-            stray.unlink(missing_ok=True)
 
     def _checked(self, path: Path, index: int) -> dict[str, np.ndarray] | None:
         """The arrays of a checkpoint file of algorithm ``index`` (None: absent or stale)."""

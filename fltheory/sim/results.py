@@ -144,14 +144,14 @@ def _rounds_csv(runs: list[RunResult], names: list[str]) -> str:
     return buffer.getvalue()
 
 
-def write_results(
-    out_dir: Path,
+def result_contents(
     provenance: dict[str, Any],
     summary: dict[str, Any],
     runs: list[RunResult],
     timing: dict[str, Any] | None = None,
-) -> list[Path]:
-    """Write, each atomically and byte for byte determined by the runs (no clock in them):
+) -> dict[str, bytes | str]:
+    """The result files of a comparison by name, each byte for byte determined by the runs (no
+    clock in them; :func:`write_results` writes them, :mod:`fltheory.resultdir` stages them):
 
     * ``summary.json`` — the provenance (version, commit, resolved config and its hash, seeds,
       device, dtype, library versions) and the summary, less its timings;
@@ -163,21 +163,14 @@ def write_results(
       (FedPBC also ``models/client_mean``); ``provenance`` as a JSON string;
     * ``timing.json`` — what varies from run to run: seconds per algorithm, and ``timing``.
 
-    >>> import tempfile
     >>> from fltheory.sim.config import build, run_config
     >>> cfg = build({"run": {"rounds": 2}, "device": "cpu",
     ...              "problem": {"kind": "fedpbc_quadratic", "n_clients": 3, "dim": 2},
     ...              "availability": {"kind": "bernoulli", "p": 1.0},
     ...              "algorithms": [{"name": "fedavg"}]})
-    >>> summary, runs = run_config(cfg)
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     paths = write_results(Path(folder), {"seed": 0}, summary, runs)
-    ...     models = np.load(paths[3])["fedavg/models/server"].shape  # (R, evaluations, P)
-    ...     rows = len(paths[1].read_text().splitlines())  # rounds.csv: header + 2 rounds
-    ...     [p.name for p in paths[2:]], rows, models
-    (['rounds.schema.json', 'clients.npz', 'timing.json'], 3, (1, 2, 2))
+    >>> list(result_contents({"seed": 0}, *run_config(cfg)))
+    ['summary.json', 'rounds.csv', 'rounds.schema.json', 'clients.npz', 'timing.json']
     """
-    from fltheory.atomic import write_atomic
     from fltheory.sim.checkpoint import npz_bytes
 
     def dump(value: Any) -> str:
@@ -215,4 +208,33 @@ def write_results(
         "clients.npz": npz_bytes(arrays, compress=True),
         "timing.json": dump(timing),
     }
+    return contents
+
+
+def write_results(
+    out_dir: Path,
+    provenance: dict[str, Any],
+    summary: dict[str, Any],
+    runs: list[RunResult],
+    timing: dict[str, Any] | None = None,
+) -> list[Path]:
+    """Write the files of :func:`result_contents` into ``out_dir``, each atomically.
+
+    >>> import tempfile
+    >>> from fltheory.sim.config import build, run_config
+    >>> cfg = build({"run": {"rounds": 2}, "device": "cpu",
+    ...              "problem": {"kind": "fedpbc_quadratic", "n_clients": 3, "dim": 2},
+    ...              "availability": {"kind": "bernoulli", "p": 1.0},
+    ...              "algorithms": [{"name": "fedavg"}]})
+    >>> summary, runs = run_config(cfg)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     paths = write_results(Path(folder), {"seed": 0}, summary, runs)
+    ...     models = np.load(paths[3])["fedavg/models/server"].shape  # (R, evaluations, P)
+    ...     rows = len(paths[1].read_text().splitlines())  # rounds.csv: header + 2 rounds
+    ...     [p.name for p in paths[2:]], rows, models
+    (['rounds.schema.json', 'clients.npz', 'timing.json'], 3, (1, 2, 2))
+    """
+    from fltheory.atomic import write_atomic
+
+    contents = result_contents(provenance, summary, runs, timing)
     return [write_atomic(out_dir / name, data) for name, data in contents.items()]

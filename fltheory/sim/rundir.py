@@ -1,33 +1,28 @@
 """A simulation written to a result directory: crash-safe, resumable, traceable.
 
-:func:`simulate_into` checks the directory before any work (:func:`~fltheory.atomic.
-check_result_dir`), marks it ``in_progress`` (``manifest.json``), runs the comparison with
-checkpoints (:mod:`fltheory.sim.checkpoint`), writes the result files atomically
-(:func:`~fltheory.sim.results.write_results`) and only then the ``complete`` manifest with each
-file's size and SHA-256; the checkpoints are removed after that. A run killed at any moment
-leaves an unfinished directory (never one that looks complete) that ``resume=True`` continues
-from its last checkpoint; the result files are then byte for byte those of an uninterrupted
-run (``timing.json`` and the manifest's time stamp aside).
+:func:`simulate_into` opens the directory as a transaction (:class:`~fltheory.resultdir.
+ResultFolder`: checked before any work, locked against a second writer), marks it
+``in_progress`` (``manifest.json``), runs the comparison with checkpoints
+(:mod:`fltheory.sim.checkpoint`), writes the result files into the staging folder
+(:func:`~fltheory.sim.results.result_contents`) and commits them with the ``complete`` manifest
+(each file's size and SHA-256); the checkpoints are removed after that. A run killed at any
+moment leaves an unfinished directory (never one that looks complete) that ``resume=True``
+continues from its last checkpoint; the result files are then byte for byte those of an
+uninterrupted run (``timing.json`` and the manifest's time stamp aside). ``resume=True`` on a
+complete result keeps it only when its config hash, fltheory version and every checksum match.
 """
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fltheory.atomic import (
-    COMPLETE,
-    STATUS_COMPLETE,
-    STATUS_RUNNING,
-    check_result_dir,
-    prepare_result_dir,
-    write_manifest,
-)
+from fltheory.atomic import COMPLETE, UNFINISHED
 from fltheory.provenance import config_hash, provenance
+from fltheory.resultdir import ResultFolder
 from fltheory.sim.checkpoint import Checkpointer
 from fltheory.sim.config import SimConfig, run_config
-from fltheory.sim.outfiles import OWNED, RESULT_FILES
-from fltheory.sim.results import RunResult, write_results
+from fltheory.sim.outfiles import CHECKPOINT_FOLDER, OWNED, RESULT_FILES
+from fltheory.sim.results import RunResult, result_contents
 
 #: progress(algorithm label, rounds done)
 Progress = Callable[[str, int], None]
@@ -61,12 +56,49 @@ def result_provenance(cfg: SimConfig) -> dict[str, Any]:
     return record
 
 
-def _stored_summary(out: Path) -> dict[str, Any]:
-    """The summary of a complete result, with its timings put back."""
-    summary: dict[str, Any] = json.loads((out / "summary.json").read_text())["summary"]
-    seconds = json.loads((out / "timing.json").read_text())["seconds"]
-    for label, entry in summary["algorithms"].items():
-        entry["seconds"] = seconds.get(label, 0.0)
+#: The summary's keys every reader of a kept result relies on (the CLI's table among them).
+_SUMMARY_KEYS = {"name": str, "seeds": int, "rounds": int, "clients": int, "device": str,
+                 "dtype": str}  # fmt: skip
+_METRICS = [f"{m}{s}" for s in ("", "_client_mean") for m in ("objective", "accuracy", "distance")]
+
+
+def _check_summary(summary: Any) -> None:
+    """Raise TypeError when ``summary`` lacks what :func:`~fltheory.sim.results.write_results`
+    writes (a forged or damaged summary.json whose checksum was made to match)."""
+    if not isinstance(summary, dict):
+        raise TypeError("the summary is not a table")
+    for key, kind in _SUMMARY_KEYS.items():
+        if not isinstance(summary.get(key), kind):
+            raise TypeError(f"summary.{key} is not {kind.__name__}")
+    algorithms = summary.get("algorithms")
+    if not isinstance(algorithms, dict) or not algorithms:
+        raise TypeError("summary.algorithms is not a table of algorithms")
+    for label, entry in algorithms.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("inclusion_rate"), float):
+            raise TypeError(f"summary.algorithms.{label} is not an algorithm's summary")
+        for metric in _METRICS:
+            stats = entry.get(metric)
+            numbers = ("time_average", "final", "final_std")
+            if stats is not None and not (
+                isinstance(stats, dict)
+                and all(isinstance(stats.get(k), (int, float)) for k in numbers)
+            ):
+                raise TypeError(f"summary.algorithms.{label}.{metric} is not a metric's summary")
+
+
+def _stored_summary(folder: ResultFolder) -> dict[str, Any]:
+    """The summary of a complete result, with its timings put back (a file whose content is
+    not what :func:`write_results` wrote is refused in one line, even with a right checksum)."""
+    name = "summary.json"
+    try:
+        summary: dict[str, Any] = folder.stored(name)["summary"]
+        _check_summary(summary)
+        name = "timing.json"
+        seconds = folder.stored(name)["seconds"]
+        for label in summary["algorithms"]:
+            summary["algorithms"][label]["seconds"] = float(seconds.get(label, 0.0))
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise folder.garbage(name, exc) from None
     return summary
 
 
@@ -80,9 +112,11 @@ def simulate_into(
     progress: Progress | None = None,
 ) -> tuple[dict[str, Any], list[RunResult] | None]:
     """Run ``cfg`` into the directory ``out``: (summary, runs). ``resume`` continues an
-    unfinished run from its checkpoint (or keeps a complete result: then runs is None);
-    ``overwrite`` replaces what the directory holds; ``checkpoint_every``: K rounds, 0 for no
-    checkpoints, None for the automatic choice (≤ 5 % overhead).
+    unfinished run from its checkpoint, or keeps a complete result (then runs is None) once its
+    config hash, fltheory version and every checksum match (a mismatch is refused, or with
+    ``overwrite`` computed again); ``overwrite`` replaces what the directory holds;
+    ``checkpoint_every``: K rounds, 0 for no checkpoints, None for the automatic choice (≤ 5 %
+    overhead). The folder is locked while the run writes it (:mod:`fltheory.resultdir`).
 
     >>> import tempfile
     >>> from fltheory.atomic import is_complete
@@ -98,18 +132,34 @@ def simulate_into(
     >>> simulate_into(cfg, folder, resume=True)[1] is None  # already complete: kept
     True
     """
-    out = Path(out)
-    found = check_result_dir(out, overwrite=overwrite, resume=resume, owned=OWNED)
-    if found == COMPLETE and resume:
-        return _stored_summary(out), None
-    prepare_result_dir(out, overwrite=overwrite, resume=resume, owned=OWNED)
     record = result_provenance(cfg)
-    write_manifest(out, [], status=STATUS_RUNNING, provenance=provenance(**record))
-    key = {k: record[k] for k in ("config_hash", "fltheory_version", "git_commit")}
-    checkpointer = Checkpointer(out, every=checkpoint_every, key=key)
-    summary, runs = run_config(cfg, progress=progress, checkpointer=checkpointer)
-    saves = {"saves": checkpointer.saves, "seconds": checkpointer.save_seconds}
-    write_results(out, record, summary, runs, timing={"checkpoints": saves})
-    write_manifest(out, list(RESULT_FILES), status=STATUS_COMPLETE, provenance=provenance(**record))
-    checkpointer.remove()
+    inputs = () if cfg.source is None else (cfg.source,)
+    with ResultFolder(
+        out,
+        owned=OWNED,
+        scratch=(CHECKPOINT_FOLDER,),
+        overwrite=overwrite,
+        resume=resume,
+        inputs=inputs,
+    ) as folder:
+        if folder.found in (COMPLETE, UNFINISHED) and resume:
+            expected = {k: record[k] for k in ("config_hash", "fltheory_version")}
+            differences = folder.differences(expected)
+            if differences and not overwrite:
+                raise folder.mismatch(differences)
+            if not differences and folder.found == COMPLETE:
+                return _stored_summary(folder), None
+            if differences:
+                folder.clear()
+        elif folder.found in (COMPLETE, UNFINISHED) and overwrite:
+            folder.clear()
+        folder.begin(provenance(**record))
+        key = {k: record[k] for k in ("config_hash", "fltheory_version", "git_commit")}
+        checkpointer = Checkpointer(folder.path, every=checkpoint_every, key=key)
+        summary, runs = run_config(cfg, progress=progress, checkpointer=checkpointer)
+        saves = {"saves": checkpointer.saves, "seconds": checkpointer.save_seconds}
+        for name, data in result_contents(record, summary, runs, {"checkpoints": saves}).items():
+            folder.write(name, data)
+        folder.commit(list(RESULT_FILES), provenance(**record))
+        checkpointer.remove()
     return summary, runs

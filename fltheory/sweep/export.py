@@ -1,6 +1,8 @@
 """A results store as one table for pandas: a row per run with the swept values, the seed and
 each algorithm's final and time-averaged metrics; CSV, or Parquet where pyarrow is installed.
-The file is written atomically (a reader never sees half of it)."""
+The file is written atomically (a reader never sees half of it) under a lock, and never over
+the store, another SQLite database, a folder or a non-regular file
+(:func:`fltheory.resultdir.output_file`); missing parent folders are created."""
 
 import csv
 import io
@@ -12,6 +14,7 @@ from typing import Any
 from fltheory.atomic import write_atomic
 from fltheory.config.files import regular_file
 from fltheory.errors import InputError
+from fltheory.resultdir import check_output_file, output_file
 from fltheory.sweep.store import Store
 
 FORMATS = ("csv", "parquet")
@@ -67,6 +70,7 @@ def table(store: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
 
 def export(store: str | Path, fmt: str, out: str | Path) -> int:
     """Write the table of ``store`` to ``out`` as ``fmt`` ("csv" or "parquet"); the row count.
+    ``out`` may be a new file or a regular one (replaced), not the store or any SQLite file.
 
     >>> import tempfile
     >>> from fltheory.sweep.store import Row
@@ -81,6 +85,8 @@ def export(store: str | Path, fmt: str, out: str | Path) -> int:
     """
     if fmt not in FORMATS:
         raise InputError(f"unknown export format '{fmt}'; choose csv or parquet")
+    inputs: dict[str | Path, str] = {store: "the results store being exported"}
+    check_output_file(out, inputs=inputs)  # before reading the store: fail fast
     columns, rows = table(store)
     if fmt == "parquet":
         try:
@@ -93,11 +99,13 @@ def export(store: str | Path, fmt: str, out: str | Path) -> int:
         buffer = io.BytesIO()
         data = {c: _arrow_column(pyarrow, [row[c] for row in rows]) for c in columns}
         pyarrow.parquet.write_table(pyarrow.table(data), buffer)
-        write_atomic(out, buffer.getvalue())
+        payload: bytes | str = buffer.getvalue()
     else:
         text = io.StringIO()
         writer = csv.DictWriter(text, columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-        write_atomic(out, text.getvalue())
+        payload = text.getvalue()
+    with output_file(out, inputs=inputs) as target:
+        write_atomic(target, payload)
     return len(rows)

@@ -153,13 +153,13 @@ def test_report_writes_the_papers_errata_and_scripts(planted, tmp_path, capsys):
     assert manifest["status"] == "complete"
     assert sorted(f["name"] for f in manifest["files"]) == [
         "check.json",
-        "false.py",
         "report.html",
         "report.md",
+        "scripts/false.py",
     ]
     assert "fedpbc:false" in (out / "report.md").read_text()
     namespace = {"__name__": "__main__"}
     with pytest.raises(SystemExit) as done:
-        exec((out / "false.py").read_text(), namespace)
+        exec((out / "scripts" / "false.py").read_text(), namespace)
     assert done.value.code == 0  # the script reproduces the failure
     assert main(argv) == 2  # a complete report is not replaced without --overwrite

@@ -97,7 +97,7 @@ def test_refusals_before_any_work(tmp_path, small, capsys):
     (foreign / "notes.txt").write_text("mine")
     cases = {
         str(a_file): "exists and is not a directory",
-        str(tmp_path / "missing" / "out"): "does not exist",
+        str(a_file / "out"): "a_file is not a directory",
         str(foreign): "not an fltheory result (notes.txt)",
     }
     for out, fragment in cases.items():

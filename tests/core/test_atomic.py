@@ -7,13 +7,24 @@ import pytest
 
 from fltheory.atomic import (
     MANIFEST,
+    check_result_dir,
     is_complete,
-    prepare_result_dir,
     read_manifest,
     write_atomic,
     write_manifest,
 )
 from fltheory.errors import InputError
+from fltheory.resultdir import ResultFolder
+
+
+def prepare_result_dir(directory, *, overwrite=False, resume=False, owned=(), keep=()):
+    """Open ``directory`` as a result folder and leave it as ``--overwrite`` leaves it for a
+    new run (what the commands do before their work)."""
+    with ResultFolder(directory, overwrite=overwrite, resume=resume, owned=owned, keep=keep) as f:
+        if overwrite and not resume:
+            f.clear()
+        f.committed = True  # keep the folder, even when empty
+    return directory
 
 
 def test_write_atomic_leaves_no_temporary_files(tmp_path):
@@ -41,10 +52,10 @@ def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
     ("make", "fragment"),
     [
         (lambda d: (d / "file").write_text("x") and d / "file", "not a directory"),
-        (lambda d: d / "missing" / "out", "does not exist"),
+        (lambda d: (d / "file").write_text("x") and d / "file" / "out", "file is not a directory"),
         (lambda d: (d / "x").mkdir() or ((d / "x" / "notes.txt").write_text("mine") and d / "x"),
          "not an fltheory result"),
-        (lambda d: __import__("pathlib").Path("/proc/fltheory-out"), "cannot create"),
+        (lambda d: __import__("pathlib").Path("/proc/fltheory-out"), "/proc/fltheory-out"),
     ],
 )  # fmt: skip
 def test_bad_out_directories_are_refused_up_front(tmp_path, make, fragment):
@@ -53,9 +64,9 @@ def test_bad_out_directories_are_refused_up_front(tmp_path, make, fragment):
 
 
 def _complete_result(directory):
-    prepare_result_dir(directory)
-    write_atomic(directory / "summary.json", "{}")
-    write_manifest(directory, ["summary.json"], status="complete", provenance={"seed": 1})
+    with ResultFolder(directory, owned=("summary.json",)) as folder:
+        folder.write("summary.json", "{}")
+        folder.commit(["summary.json"], {"seed": 1})
 
 
 def test_complete_results_need_overwrite_or_resume(tmp_path):
@@ -67,7 +78,8 @@ def test_complete_results_need_overwrite_or_resume(tmp_path):
     prepare_result_dir(out, resume=True, owned=("summary.json",))
     assert is_complete(out)
     prepare_result_dir(out, overwrite=True, owned=("summary.json",))
-    assert sorted(os.listdir(out)) == []
+    assert sorted(os.listdir(out)) == [MANIFEST] and read_manifest(out)["files"] == []
+    assert read_manifest(out)["status"] == "in_progress"
 
 
 def test_overwrite_keeps_the_named_caches(tmp_path):
@@ -76,15 +88,17 @@ def test_overwrite_keeps_the_named_caches(tmp_path):
     (out / "grid").mkdir()
     (out / "grid" / "abc.json").write_text("{}")
     prepare_result_dir(out, overwrite=True, owned=("summary.json", "grid"), keep=("grid",))
-    assert sorted(os.listdir(out)) == ["grid"] and (out / "grid" / "abc.json").is_file()
+    assert sorted(os.listdir(out)) == ["grid", MANIFEST] and (out / "grid" / "abc.json").is_file()
 
 
 def test_unfinished_runs_need_resume_or_overwrite(tmp_path):
     out = tmp_path / "run"
-    prepare_result_dir(out)
+    out.mkdir()
     write_manifest(out, [], status="in_progress")
-    with pytest.raises(InputError, match="unfinished run"):
+    with pytest.raises(InputError, match="unfinished run; give --resume to continue it or"):
         prepare_result_dir(out)
+    with pytest.raises(InputError, match="unfinished run; give --overwrite to start again"):
+        check_result_dir(out, resumable=False)  # a command without --resume never offers it
     assert prepare_result_dir(out, resume=True) == out
 
 

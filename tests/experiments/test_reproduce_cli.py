@@ -64,9 +64,9 @@ def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
 
 
 def test_bad_out_dirs(capsys, tmp_path):
-    assert main(["reproduce", "cafed:fig1a", "--out", str(tmp_path / "no" / "x")]) == 2
-    assert "does not exist" in _one_line_error(capsys)
     (tmp_path / "file").write_text("x")
+    assert main(["reproduce", "cafed:fig1a", "--out", str(tmp_path / "file" / "x")]) == 2
+    assert "file is not a directory" in _one_line_error(capsys)
     assert main(["reproduce", "cafed:fig1a", "--out", str(tmp_path / "file")]) == 2
     assert "not a directory" in _one_line_error(capsys)
     (tmp_path / "foreign").mkdir()

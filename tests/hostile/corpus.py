@@ -393,17 +393,18 @@ def cases() -> list[tuple[str, list[str], dict[str, object]]]:
     )
     add(("reproduce-seeds-overflow", ["reproduce", "cafed:fig1a", "--seeds", "1e400"], {}))
     add(("reproduce-out-is-file", ["reproduce", "cafed:fig1a", "--out", "{tmp}/f"], {"f": b"x"}))
-    add(("reproduce-out-missing-parent", ["reproduce", "cafed:fig1a", "--out", "{tmp}/a/b/c"], {}))
+    add(("reproduce-out-in-file", ["reproduce", "cafed:fig1a", "--out", "{tmp}/f/c"], {"f": b"x"}))
     add(("reproduce-no-id", ["reproduce"], {}))
     return out
 
 
 def out_cases() -> list[tuple[str, list[str], dict[str, object]]]:
-    """``simulate --out`` refusals (an existing file, a missing parent, an unwritable place, a
-    folder of foreign files): issue 10 section 2, handled with the crash-safe result folders."""
+    """``simulate --out`` refusals (an existing file, a parent that is a file, an unwritable
+    place, a folder of foreign files; a missing parent is created, issue 24): issue 10 section
+    2, handled with the crash-safe result folders."""
     out = [
         ("simulate-out-is-file", ["--out", "{tmp}/f"], {"f": b"x"}),
-        ("simulate-out-missing-parent", ["--out", "{tmp}/no/such/dir"], {}),
+        ("simulate-out-under-a-file", ["--out", "{tmp}/f/such/dir"], {"f": b"x"}),
         ("simulate-out-unwritable", ["--out", "/proc/fltheory-results"], {}),
         ("simulate-out-foreign", ["--out", "{tmp}/o"], {"o": DIR, "o/notes.txt": b"mine"}),
     ]
