@@ -22,15 +22,22 @@ Oracles, independent of the code under test:
   the candidate with all q_k > 0 on X and the least ι. It does not assume that the support is
   a set of most available clients;
 * enumeration of all 2^N availability sets for AdaFed's normalised weights (Fig. 1d);
-* a Fraction re-implementation of Algorithm 1's get() for κ̄² → ∞.
+* a Fraction re-implementation of Algorithm 1's get() for κ̄² → ∞ and the exclusion count;
+* the Lagrange dual of (214), solved on its own (bisection on ι), for strong duality.
 
-Findings (details in each claim's ``notes``): Appendix D's Prop. 2 is false (so is "(14) is
-convex" in q); Prop. 1 fails for N = 1 and its witness (197) fails for uniform α; eq. (211)
-is not the identity it claims; eq. (224)'s main-text "a is a constant" and its A_kk = 0 case;
-eq. (227) is singular on one active client or equal active π; the printed scaling step of
-App. E2; "q_k* increases with π_k" for general A and for the paper's own A ∝ π (θ* < 0);
-Guideline C does not minimise ε̄′_bias nor ε_bias once a client is excluded; CA-Fed's get()
-excludes clients for every κ̄² when Γ̂′ = 0 and τ = 0.
+Findings (each refuted claim carries its reading and classification; details in its notes):
+
+* errors — Prop. 2 (χ² convex on the slice ‖q‖₁ = Q) and, with it, "(14) is a convex
+  optimization problem" (results); the '=' of eq. (211), the singular denominator of (227),
+  the printed scaling step of App. E2 (y″ = y′/πᵀy′ with s unchanged) and "q_k* increases
+  with π_k" for the paper's own A ∝ π_k when θ* < 0 (steps, each result surviving);
+* typo — the main text's single constant a in q_k* = a(ι*π_k − θ*) (a_k = 1/A_kk, eq. 224);
+* literal (not findings about the paper; the intended reading is registered and holds) —
+  Prop. 1 at N = 1, its proof's witness at uniform α, "increases with π_k" across clients of
+  different A_kk, (224) at A_kk = 0, Guideline C read as minimising ε̄′_bias with Γ′(q) or
+  ε_bias itself, κ̄² → ∞ at Γ̂′ = 0 with τ = 0, and a per-instance monotone exclusion count.
+
+Standalone verifications of the errata: :mod:`._cafed_weights_verify`.
 
 >>> from fltheory.claims import CLAIMS
 >>> claim = CLAIMS.get("cafed:appd-prop2")
@@ -102,8 +109,10 @@ def _frs(value: Any) -> list[Any]:
 
 
 def _fr_unit(value: Any) -> list[Any]:
-    """Exact renormalisation: the exact point lies on the simplex."""
-    vec = _frs(value)
+    """Exact renormalisation: the exact point lies on the simplex. Entries are read to 15
+    significant digits first, so that a float renormalisation's residue (0.30000000000000004)
+    does not reach the reader."""
+    vec = [dec(float(f"{x:.15g}")) for x in _arr(value)]
     total = sum(vec)
     return [x / total for x in vec]
 
@@ -284,13 +293,22 @@ def _quantities212(pi: list[Any], s: list[Any], v: Fraction, Q: Fraction) -> tup
     )
 
 
+def _distinct_pi(inst: Instance) -> bool:
+    return bool(np.unique(_arr(inst["pi"])).size == int(inst["n"]))
+
+
 def _space212(
-    kind: str, *extra: Any, n_max: int = 10, paper_a: bool = False, n_min: int = 1
+    kind: str,
+    *extra: Any,
+    n_max: int = 10,
+    paper_a: bool = False,
+    n_min: int = 1,
+    where: Callable[[Instance], bool] | None = None,
 ) -> Space:
     params = [Integer("n", n_min, n_max), _pi(), *_s_params(kind), LOG_V, LOG_Q, *extra]
     if paper_a:
         params.append(Integer("paper_a", 1, 1))
-    return Space(params)
+    return Space(params, where=where)
 
 
 # --- problem (212): the code's optimum, certified, and an exact brute force --------------------
@@ -1180,8 +1198,8 @@ def _p14_explain(inst: Instance) -> Explanation:
 
 
 def _log_moves(keys: Sequence[str]) -> Callable[[Instance], list[Instance]]:
-    """Shrinking moves: log10 parameters rounded to integers (one at a time, then all), so that
-    the paper's quantities 10^x are powers of ten."""
+    """Shrinking moves: log10 parameters rounded to integers (all at once, then one at a time)
+    or set to 0, so that the paper's quantities 10^x are powers of ten."""
 
     def moves(inst: Instance) -> list[Instance]:
         present = [k for k in keys if k in inst]
@@ -1189,6 +1207,7 @@ def _log_moves(keys: Sequence[str]) -> Callable[[Instance], list[Instance]]:
                    for k in present}  # fmt: skip
         out = [{**inst, **rounded}]
         out += [{**inst, k: v} for k, v in rounded.items()]
+        out += [{**inst, k: np.zeros_like(v) if np.ndim(v) else 0.0} for k, v in rounded.items()]
         return out
 
     return moves
@@ -1966,7 +1985,7 @@ register(
         _src("App. E3", "eq. (227), 'the closed-form solution for θ*'", (1445, 1463)),
         "Eq. (227) gives θ* in closed form: its denominator s*[(Σ_{k∉X}1/A_kk)(Σπ_k²/A_kk) − "
         "(Σπ_k/A_kk)²] is non-zero at the optimum.",
-        _space212("log", n_min=2),
+        _space212("log", n_min=2, where=_distinct_pi),
         _eq227_determines,
         exact=_eq227_determines_exact,
         notes=(
@@ -1976,9 +1995,10 @@ register(
             "π_k are all equal, and then (227) reads 0/0 although θ* = (B − ½q*ᵀAq*)/Q is "
             "determined. Also not a closed form as printed: it contains s* = 1/πᵀq* (README); "
             "fltheory.optimize.problem212 re-derives one (a quadratic in the threshold). "
-            "N ≥ 2: with one client there is nothing to aggregate (and (227) is 0/0 "
-            "trivially). Counterexample (moderate): π = (0.5, 0.9), A = 1, B = 10, Q = 1: "
-            "q* = (0, 1)."
+            "N ≥ 2 and distinct π_k: with one client there is nothing to aggregate, and equal "
+            "π_k (the other way (227) is 0/0) would let the witness look degenerate; the "
+            "single-client support is the robust case. Counterexample (moderate): π = (0.5, "
+            "0.9), A = 1, B = 10, Q = 1: q* = (0, 1)."
         ),
         expected="refuted",
         simplify=MOVES212,
@@ -1992,7 +2012,7 @@ register(
                 *H212[:2],
                 Hypothesis(
                     "N ≥ 2 clients, π_k ∈ (0, 1], ‖q‖₁ = Q > 0",
-                    "N ∈ [2, 10], π ∈ (0, 1]^N, Q ∈ [1e-3, 1e3]",
+                    "N ∈ [2, 10], π ∈ (0, 1]^N with distinct entries, Q ∈ [1e-3, 1e3]",
                 ),
             ),
             interpretation="(227) determines θ* at the optimum, for every instance of (212): "
@@ -2124,7 +2144,7 @@ register(
         "unchanged) is feasible with a lower objective.",
         Space(
             [
-                Integer("n", 1, 10),
+                Integer("n", 2, 10),
                 _pi(),
                 LOG_Q,
                 Real("c", 1.0, 100.0, closed=(False, True)),
@@ -3081,6 +3101,7 @@ register(
         "round where each client's latest filtered loss is its own running minimum, e.g. "
         "while all losses decrease; the paper's experiments use τ = 0 (§V-A). "
         "Counterexample: N = 2 (any α > 0, π̂), Γ̂′ = 0, τ = 0.",
+        simplify=_decimal_moves(("alpha_raw", "pi", "lambda2", "shape")),
         expected="refuted",
         reading=Reading(
             quote=KAPPA_QUOTE,
