@@ -1092,6 +1092,7 @@ P14_PARAMS: list[Any] = [
     _pi(),
     Simplex("alpha", "n"),
     Real("log_s", -6.0, 6.0, size="n", closed=(True, True), special=(0.0,)),
+    Real("zero", 0.0, 1.0, size="n", closed=(True, True), special=(0.0,)),
     LOG_V,
     LOG_Q,
     Real("log_gamma", -6.0, 12.0, closed=(True, True), special=(0.0,)),
@@ -1105,7 +1106,7 @@ def _p14_parts(inst: Instance) -> tuple[np.ndarray, np.ndarray, np.ndarray, floa
     return (
         _pis(inst),
         _unit(inst["alpha"]),
-        10.0 ** _arr(inst["log_s"]),
+        _s_of(inst),
         10.0 ** float(inst["log_v"]),
         10.0 ** float(inst["log_Q"]),
         10.0 ** float(inst["log_gamma"]),
@@ -1134,7 +1135,7 @@ def _p14_exact_parts(inst: Instance) -> tuple[Callable[[list[Any]], Any], dict[s
     parts: dict[str, Any] = {
         "pi": _frs(inst["pi"]),
         "alpha": _fr_unit(inst["alpha"]),
-        "sigma": _frs(10.0 ** _arr(inst["log_s"])),
+        "sigma": _problem_exact(inst)[1],
         "upsilon": dec(10.0 ** float(inst["log_v"])),
         "gamma": dec(10.0 ** float(inst["log_gamma"])),
         "Q": dec(10.0 ** float(inst["log_Q"])),
@@ -1318,7 +1319,7 @@ def _p14_reparam(inst: Instance) -> float:
 
 def _p14_reparam_exact(inst: Instance) -> tuple[Any, str]:
     pi, alpha = _frs(inst["pi"]), _fr_unit(inst["alpha"])
-    s = _frs(10.0 ** _arr(inst["log_s"]))
+    s = _problem_exact(inst)[1]
     v, Q, gamma = (dec(10.0 ** float(inst[k])) for k in ("log_v", "log_Q", "log_gamma"))
     zeta = dec(inst["zeta"])
 
@@ -1362,6 +1363,23 @@ register(
             "Prop. 2, is why the KKT check of fltheory.optimize.kkt is sufficient for (14)."
         ),
         expected="holds",
+        reading=Reading(
+            quote="Let us rewrite the problem by adding a variable s := 1/πᵀq and then replacing "
+            "y := sq. […] the objective function J(y, s) = s·K(y/s) + C in (213) is the "
+            "perspective of the convex function K(q) + C, and is therefore convex (App. E1, for "
+            "ε̄_opt); applied here to the whole objective of (14).",
+            hypotheses=(
+                Hypothesis(
+                    "Σ ⪰ 0 diagonal (σ_k = 0 allowed), υ > 0, Γ ≥ 0",
+                    "Σ_kk ∈ {0} ∪ [1e-6, 1e6], υ ∈ [1e-6, 1e6], Γ ∈ [1e-6, 1e12]",
+                ),
+                Hypothesis(
+                    "π_k ∈ (0, 1], α on the simplex, ‖q‖₁ = Q", "N ∈ [1, 8], Q ∈ [1e-3, 1e3]"
+                ),
+            ),
+            interpretation="The toolkit's reformulation (not a statement the paper makes for "
+            "(14)): the sense in which (14) is a convex problem.",
+        ),
     )
 )
 
@@ -1408,6 +1426,21 @@ register(
             "(relative error ≤ 1e-12). TRUE: quad-over-linear plus B/(linear)."
         ),
         expected="holds",
+        reading=Reading(
+            quote="the objective function J(y, s) = s·K(y/s) + C in (213) is the perspective of "
+            "the convex function K(q) + C, and is therefore convex [40, pp. 89–90]. Moreover, the "
+            "constraints in (214b)–(214e) define a convex set, and then the optimization problem "
+            "defined by (214a)–(214e) is convex.",
+            hypotheses=(
+                Hypothesis(
+                    "A = Σ ⪰ 0 diagonal (σ_k = 0 allowed), B = υ > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], ‖q‖₁ = Q", "N ∈ [1, 10], Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="J convex on the slice in q itself (quad-over-linear plus B/linear), "
+            "and the identity (213) with the perspective form.",
+        ),
     )
 )
 
@@ -1923,6 +1956,14 @@ register(
         "cross-multiplied so that it stays meaningful where its denominator vanishes. TRUE "
         "(the algebra of (225)–(227) re-derived here agrees with the print).",
         expected="holds",
+        reading=Reading(
+            quote="(225) ι*s*Σπ_k²/A_kk − θ*s*Σπ_k/A_kk = 1; (226) ι* = (Q + θ*Σ1/A_kk)/"
+            "Σπ_k/A_kk; (227) θ* = [Σπ_k/A_kk − Qs*Σπ_k²/A_kk]/(s*[(Σ1/A_kk)(Σπ_k²/A_kk) − "
+            "(Σπ_k/A_kk)²]) (sums over k ∉ X)",
+            hypotheses=H212,
+            interpretation="The three relations hold at the optimum ((227) cross-multiplied, so "
+            "that it stays meaningful where its denominator vanishes).",
+        ),
     )
 )
 
@@ -2078,6 +2119,24 @@ register(
         "with y (cafed:appe2-iota-nonneg-printed). No exact margin: a holding claim, and the "
         "optimum is irrational.",
         expected="holds",
+        reading=Reading(
+            quote="By replacing the equality constraint (214d) […] with the inequality "
+            "constraint πᵀy ≥ 1, we establish an equivalent optimization problem. […] "
+            "Additionally, the new problem states that the Lagrange multiplier (ι*) associated "
+            "with the inequality constraint must be non-negative.",
+            hypotheses=(
+                Hypothesis(
+                    "A ⪰ 0 diagonal (A_kk = 0 allowed), B > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis(
+                    "π_k ∈ (0, 1], ‖q‖₁ = Q, a relaxed point with πᵀy′ = c ≥ 1", "c ∈ [1, 100]"
+                ),
+            ),
+            interpretation="The equivalence with the corrected scaling (y and s together) and "
+            "the conclusion ι* ≥ 0 (> 0 in fact), with the dual feasibility of the excluded "
+            "clients.",
+        ),
     )
 )
 
@@ -2566,6 +2625,19 @@ register(
         "give 0, allowed). TRUE: from the KKT conditions, excluded ⇔ π_k ≤ θ*/ι* for A_kk > 0; "
         "zero-noise clients below the largest zero-noise π get 0 too.",
         expected="holds",
+        reading=Reading(
+            quote="Guideline A: to accelerate convergence, we can exclude clients with low "
+            "availability π_k by setting q_k* = 0. (§III-D, supported by App. E2)",
+            hypotheses=(
+                Hypothesis(
+                    "problem (212): A ⪰ 0 diagonal (σ_k = 0 allowed), B > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], ‖q‖₁ = Q", "N ∈ [1, 10], Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="What App. E2 supports: the optimum of (212) sets q_k* = 0 only for "
+            "least available clients (the support is an upper set of π), for any A ⪰ 0.",
+        ),
     )
 )
 
@@ -2606,6 +2678,20 @@ register(
         "as agreement), and the relative decrease of ε̄_opt + 1e-12. TRUE. Ties in π at the "
         "threshold among zero-noise clients can make the two sets differ by tied clients only.",
         expected="holds",
+        reading=Reading(
+            quote="Guideline A: to accelerate convergence, we can exclude clients with low "
+            "availability π_k by setting q_k* = 0. (§III-D, supported by App. E2)",
+            hypotheses=(
+                Hypothesis(
+                    "problem (212): A ⪰ 0 diagonal (σ_k = 0 allowed), B > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], ‖q‖₁ = Q", "N ∈ [1, 10], Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="The rule 'exclude the lowest π_k' with the optimum's count excludes "
+            "the optimum's clients (up to ties), and doing so lowers ε̄_opt against the "
+            "unbiased weights on everyone.",
+        ),
     )
 )
 
@@ -3474,6 +3560,15 @@ register(
 # =============================================================================================
 
 
+FIG1_QUOTE = (
+    "By setting the aggregation weights inversely proportional to the clients' "
+    "availabilities, "
+    "Unbiased equalizes the importance for all clients […] by excluding all the 'less "
+    "available' clients, More available […] introduces a non-vanishing bias error […] "
+    "AdaFed indeed prioritizes the 'more available' clients (as shown in Figure 1d)"
+)
+
+
 def _fig1_unbiased(inst: Instance) -> float:
     from fltheory.optimize.guidelines import unbiased_weights
 
@@ -3501,6 +3596,16 @@ register(
             "cafed:unbiased-zero-bias). No exact margin: a holding identity."
         ),
         expected="holds",
+        reading=Reading(
+            quote=FIG1_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "q_k = α_k/π_k on the active clients, stationary availability π_k ∈ (0, 1]",
+                    "N ∈ [1, 50]",
+                ),
+            ),
+            interpretation="The long-run cumulative weight π_kq_k is proportional to α_k.",
+        ),
     )
 )
 
@@ -3589,6 +3694,22 @@ register(
         ),
         budget=200,
         expected="holds",
+        reading=Reading(
+            quote=FIG1_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "independent clients at stationarity, π_k ∈ (0, 1]",
+                    "N ∈ [2, 6] (all 2^N sets enumerated)",
+                ),
+                Hypothesis(
+                    "clients compared at equal α (the paper's populations "
+                    "differ in availability, not importance)",
+                    "α₂ := α₁",
+                ),
+            ),
+            interpretation="Of two clients of equal importance, the more available one gets the "
+            "larger cumulative AdaFed weight.",
+        ),
     )
 )
 
@@ -3624,6 +3745,14 @@ register(
             "excluded clients' minimisers happen to balance), so only the d_TV form is claimed."
         ),
         expected="holds",
+        reading=Reading(
+            quote=FIG1_QUOTE,
+            hypotheses=(
+                Hypothesis("some clients excluded for ever, α_k > 0", "n_excl ≥ 1 of N ∈ [2, 50]"),
+            ),
+            interpretation="The bias term's factor d_TV(α, p) = α(excluded) > 0 does not vanish "
+            "(ε_bias itself depends on the data).",
+        ),
     )
 )
 
