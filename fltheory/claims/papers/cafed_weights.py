@@ -573,9 +573,9 @@ register(
             interpretation="Literal: the witness works for EVERY α (uniform α included). Not "
             "the proof's claim: a proof of 'not convex' needs one witness, and the proof "
             "already fixes one configuration (π = 1); for it to exhibit a strict violation α "
-            "must be non-uniform (some α_k ≠ 1/N), which it is for every N ≥ 2 choice but "
-            "one. At uniform α the proposition still holds (cafed:appd-prop1-n-ge-2), by "
-            "another witness.",
+            "must be non-uniform (some α_k ≠ 1/N) — every α but one. At uniform α the "
+            "proposition still holds (cafed:appd-prop1-n-ge-2), by another witness (q and q′ "
+            "off one ray).",
             alternatives="Every non-uniform α (N ≥ 2): cafed:appd-prop1-witness-nonuniform "
             "(holds).",
         ),
@@ -2090,7 +2090,9 @@ def _iota_nonneg(inst: Instance) -> float:
     j_star = (0.5 * float(s @ (q * q)) + v) / float(pi @ q)
     # dual feasibility of q_k = 0 clients: ω_k = θ* − ι*π_k ≥ 0 (eq. 223)
     off = q == 0.0
-    dual = (theta - iota * pi[off]) / (iota * pi[off] + abs(theta)) if off.any() else np.ones(1)
+    # (θ* = (B − ½q*ᵀAq*)/Q carries a rounding error ~ε(B + ½q*ᵀAq*)/Q: part of the scale)
+    size = iota * pi[off] + abs(theta) + (v + 0.5 * float(s @ (q * q))) / Q
+    dual = (theta - iota * pi[off]) / size if off.any() else np.ones(1)
     # a relaxed-feasible point (πᵀy′ = c ≥ 1, ‖y′‖₁ = Qσ′), scaled by 1/c in y AND σ, is
     # feasible for (214) with objective J/c: the relaxed optimum is not below J*
     c = float(inst["c"])
@@ -2099,8 +2101,12 @@ def _iota_nonneg(inst: Instance) -> float:
     y, sig = c * w / d, c / d
     relaxed = 0.5 * float(s @ (y * y)) / sig + v * sig
     scaled = 0.5 * float(s @ ((y / c) ** 2)) / (sig / c) + v * (sig / c)
+    # J* ≥ J(q*) − (Frank–Wolfe gap of q*): the certified optimum is within its gap of J*
+    d_star = float(pi @ q)
+    grad = s * q / d_star - (j_star / d_star) * pi
+    j_lower = j_star - max(float(grad @ q) - Q * float(grad.min()), 0.0)
     return min(1.0 if iota > 0 else -1.0, float(dual.min()), _rel(relaxed, scaled),
-               _rel(scaled, j_star))  # fmt: skip
+               _rel(scaled, j_lower))  # fmt: skip
 
 
 register(
@@ -2115,8 +2121,10 @@ register(
         _iota_nonneg,
         notes=EQ224_NOTES + " Margin: min of sign(ι*), the dual feasibility θ* − ι*π_k ≥ 0 of "
         "the excluded clients (relative), J(y′, σ′) ≥ J(y′/c, σ′/c) for a relaxed-feasible "
-        "point, and J(y′/c, σ′/c) ≥ J*. TRUE with the corrected argument: σ must be scaled "
-        "with y (cafed:appe2-iota-nonneg-printed). No exact margin: a holding claim, and the "
+        "point, and J(y′/c, σ′/c) ≥ J* (J* bounded below by J(q*) minus q*'s Frank–Wolfe gap: "
+        "the certificate's slack is not a violation). TRUE with the corrected argument: σ must "
+        "be scaled with y (cafed:appe2-iota-nonneg-printed). No exact margin: a holding claim, "
+        "and the "
         "optimum is irrational.",
         expected="holds",
         reading=Reading(
