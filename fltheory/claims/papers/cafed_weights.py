@@ -1893,7 +1893,7 @@ register(
             ),
             interpretation="Literal: (224) determines q_k* also for a supported client with "
             "A_kk = 0, as 'A_kk ≥ 0' might suggest. Not the authors' meaning: (224) is (223) "
-            "divided by A_kk, and App. E1 calls K(q) = ½qᵀAq + B strictly convex (l.1383), "
+            "divided by A_kk, and App. E1 calls K(q) = ½qᵀAq + B strictly convex (l.1381), "
             "i.e. A ≻ 0; 'A_kk ≥ 0' is about the sign of the factor 1/A_kk. At A_kk = 0, (223) "
             "gives ι*π_k = θ* instead and q_k* is set by the other conditions.",
             alternatives="A ≻ 0: cafed:eq224-kkt-appendix (holds).",
@@ -2295,7 +2295,7 @@ def _s_positive(inst: Instance) -> float:
 register(
     Claim(
         "cafed:appe2-s-positive",
-        _src("App. E2", "'the solution … is never on the boundary s = 0'", (1401, 1401)),
+        _src("App. E2", "'the solution … is never on the boundary s = 0'", (1404, 1404)),
         "The optimum of (214) has s* > 0: every feasible point has s ≥ 1/(Q·max_k π_k), and with "
         "A ≻ 0, J(y, s) ≥ 1/(2sΣ_kπ_k²/A_kk) + Bs → +∞ as s → 0⁺ on πᵀy = 1.",
         _space212(
@@ -2377,7 +2377,7 @@ register(
         _src(
             "App. E2",
             "'strong duality holds for the Slater's constraint qualification'",
-            (1401, 1401),
+            (1404, 1404),
         ),
         "Strong duality holds for (214): the optimum of its Lagrange dual equals J* − C.",
         _space212("zeros"),
