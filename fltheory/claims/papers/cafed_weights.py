@@ -1929,15 +1929,17 @@ def _eq225_identities(inst: Instance) -> float:
     iota, theta = _multipliers(q, pi, s, v, Q)
     sstar = 1.0 / float(pi @ q)
     s0, s1, s2, det = _active_sums(q, pi, s)
+    # θ* = (B − ½q*ᵀAq*)/Q cancels: its rounding is ~ε(B + ½q*ᵀAq*)/Q, part of its size
+    theta_size = abs(theta) + (v + 0.5 * float(s @ (q * q))) / Q
     residuals = [
         # (225): ι s S₂ − θ s S₁ = 1
         abs(iota * sstar * s2 - theta * sstar * s1 - 1.0)
-        / (abs(iota * sstar * s2) + abs(theta * sstar * s1) + 1.0),
+        / (abs(iota * sstar * s2) + theta_size * sstar * s1 + 1.0),
         # (226): ι S₁ = Q + θ S₀
-        abs(iota * s1 - Q - theta * s0) / (abs(iota * s1) + Q + abs(theta * s0)),
+        abs(iota * s1 - Q - theta * s0) / (abs(iota * s1) + Q + theta_size * s0),
         # (227), cross-multiplied: θ s [S₀S₂ − S₁²] = S₁ − Q s S₂
         abs(theta * sstar * det - (s1 - Q * sstar * s2))
-        / (abs(theta) * sstar * s0 * s2 + s1 + Q * sstar * s2),
+        / (theta_size * sstar * s0 * s2 + s1 + Q * sstar * s2),
     ]
     return -max(residuals)
 
@@ -1952,7 +1954,8 @@ register(
         _space212("log"),
         _eq225_identities,
         tolerance=1e-8,
-        notes=EQ224_NOTES + " Residuals relative to the sum of the terms' magnitudes; (227) "
+        notes=EQ224_NOTES + " Residuals relative to the sum of the terms' magnitudes (θ*'s "
+        "counted with its rounding error ε(B + ½q*ᵀAq*)/Q: it is a difference); (227) "
         "cross-multiplied so that it stays meaningful where its denominator vanishes. TRUE "
         "(the algebra of (225)–(227) re-derived here agrees with the print).",
         expected="holds",
