@@ -1,6 +1,7 @@
 """The CA-Fed weight/optimisation claims (fltheory/claims/papers/cafed_weights.py): margins at
 hand-checkable instances against independent computations (Fractions, 1-D mpmath minimisation,
-closed sums), small-budget verdicts, and one slow run of every claim at its default budget."""
+closed sums), the findings' classes, their moderate witnesses in the paper's quantities and the
+standalone verify functions, small-budget verdicts, and slow runs at the default budget."""
 
 import math
 import time
@@ -15,7 +16,11 @@ from fltheory.claims.papers import cafed_weights as W
 
 CLAIM_IDS = [c.id for c in CLAIMS if c.margin is not None and c.margin.__module__ == W.__name__]
 #: Claims whose evaluations cost ≥ 5 ms: a smaller budget keeps the fast tests < 30 s.
-COSTLY = {"cafed:fig1-adafed-priority": 100, "cafed:kappa-infinity-gamma-positive": 150}
+COSTLY = {
+    "cafed:fig1-adafed-priority": 100,
+    "cafed:kappa-infinity-gamma-positive": 150,
+    "cafed:kappa-exclusion-monotone": 300,
+}
 
 
 def chi2(alpha, pi, q):
@@ -26,6 +31,11 @@ def chi2(alpha, pi, q):
 
 def fr(xs):
     return [F(x) for x in xs]
+
+
+def frd(xs):
+    """The decimals as written (0.1 → 1/10), as the explanations read an instance."""
+    return [F(str(x)) for x in xs]
 
 
 def arr(*xs):
@@ -320,11 +330,19 @@ def test_eq211_is_not_an_identity():
 
 
 def test_every_claim_of_the_module_is_covered():
-    assert len(CLAIM_IDS) == 29
+    assert len(CLAIM_IDS) == 35
     assert {"cafed:fig1-experiments", "cafed:apph1-cost"}.isdisjoint(CLAIM_IDS)
 
 
-@pytest.mark.parametrize("claim_id", CLAIM_IDS)
+def _fast(claim_id):
+    """Holding claims run fast at a small budget; a refutation adds the moderate search, the
+    failure boundary and their explanations (tens of seconds): those run under slow."""
+    if CLAIMS.get(claim_id).expected == "holds":
+        return claim_id
+    return pytest.param(claim_id, marks=pytest.mark.slow)
+
+
+@pytest.mark.parametrize("claim_id", [_fast(c) for c in CLAIM_IDS])
 def test_small_budget_verdict(claim_id):
     claim = CLAIMS.get(claim_id)
     verdict = falsify(claim, budget=COSTLY.get(claim_id, 300), seed=0)
@@ -352,3 +370,239 @@ def test_every_claim_at_its_default_budget(capsys):
         for cid, verdict, worst, evals, secs in rows:
             print(f"{cid:42s} {verdict:8s} {worst:13.3g} {evals:6d} {secs:6.2f}")
         print(f"total {time.perf_counter() - start:.1f} s")
+
+
+# --- findings: classes, moderate witnesses by hand, standalone verify ---------------------------
+
+FINDINGS = {
+    "cafed:appd-prop1": ("literal", None, "cafed:appd-prop1-n-ge-2"),
+    "cafed:appd-prop1-witness": ("literal", None, "cafed:appd-prop1-witness-nonuniform"),
+    "cafed:appd-prop2": ("error", "result", None),
+    "cafed:problem14-convex-in-q": ("error", "result", None),
+    "cafed:eq211-c": ("error", "step", None),
+    "cafed:eq224-kkt-main": ("typo", None, "cafed:eq224-kkt-appendix"),
+    "cafed:eq224-kkt-degenerate": ("literal", None, "cafed:eq224-kkt-appendix"),
+    "cafed:eq225-227-closed-form": ("error", "step", None),
+    "cafed:appe2-iota-nonneg-printed": ("error", "step", None),
+    "cafed:appe2-monotone": ("literal", None, "cafed:appe2-monotone-equal-a"),
+    "cafed:appe2-monotone-paper-a": ("error", "step", None),
+    "cafed:guideline-c-eps-bar-prime": ("literal", None, "cafed:guideline-c-tv"),
+    "cafed:guideline-c-eps-bias": ("literal", None, "cafed:guideline-c-tv"),
+    "cafed:kappa-infinity": ("literal", None, "cafed:kappa-infinity-gamma-positive"),
+    "cafed:kappa-exclusion-monotone": ("literal", None, "cafed:kappa-exclusion-endpoints"),
+}
+
+
+def test_every_refuted_claim_is_classified_as_reviewed():
+    refuted = {c for c in CLAIM_IDS if CLAIMS.get(c).expected == "refuted"}
+    assert refuted == set(FINDINGS)
+    for claim_id, (cls, severity, intended) in FINDINGS.items():
+        finding = CLAIMS.get(claim_id).finding
+        assert (finding.cls, finding.severity, finding.intended) == (cls, severity, intended)
+        if intended is not None:
+            assert CLAIMS.get(intended).expected == "holds"
+
+
+def verify_matches(claim_id, inst):
+    """explain(inst) and the standalone verify agree (both sides and the verdict)."""
+    claim = CLAIMS.get(claim_id)
+    explanation = claim.explain(inst)
+    result = claim.verify(**explanation.verify_args)
+    assert result["holds"] == explanation.holds
+    return explanation, result
+
+
+PROP2_MODERATE = {"n": 3, "pi": arr(0.7, 0.2, 0.2), "alpha": arr(0.4, 0.1, 0.5),
+                  "w1": arr(0.3, 0.6, 0.1), "w2": arr(0.3, 0.1, 0.6), "zeta": 0.5}  # fmt: skip
+
+
+def test_prop2_moderate_witness_by_hand():
+    # along the direction of negative curvature at q_ζ = (0.3, 0.6, 0.1): q, q′ = q_ζ ∓ (0.093,
+    # −0.1, 0.007); by hand p(q_ζ) = (0.21, 0.12, 0.02)/0.35 = (0.6, 12/35, 2/35) and
+    # χ²(q_ζ) = Σα²/p − 1 = 0.16/0.6 + 0.01·35/12 + 0.25·35/2 − 1 = 881/240
+    pi, alpha = frd([0.7, 0.2, 0.2]), frd([0.4, 0.1, 0.5])
+    q, q2 = frd([0.207, 0.7, 0.093]), frd([0.393, 0.5, 0.107])
+    mid = chi2(alpha, pi, [(a + b) / 2 for a, b in zip(q, q2, strict=True)])
+    chord = (chi2(alpha, pi, q) + chi2(alpha, pi, q2)) / 2
+    assert (
+        mid == F(881, 240) and mid > chord and float(mid - chord) == pytest.approx(1.646e-3, 1e-3)
+    )
+    assert margin("cafed:appd-prop2", PROP2_MODERATE) < 0
+    explanation, result = verify_matches("cafed:appd-prop2", PROP2_MODERATE)
+    assert explanation.verify_args["q"] == q and explanation.verify_args["q2"] == q2
+    assert (result["lhs"], result["rhs"], result["holds"]) == (mid, chord, False)
+
+
+def test_problem14_moderate_witness_by_hand():
+    # Σ = I, υ = 1, Γ = 100, Q = 1 at Prop. 2's points: f = (½‖q‖² + 1)/πᵀq + 100χ²
+    inst = {**PROP2_MODERATE, "log_s": arr(0, 0, 0), "log_v": 0.0, "log_Q": 0.0, "log_gamma": 2.0}
+    pi, alpha = frd([0.7, 0.2, 0.2]), frd([0.4, 0.1, 0.5])
+
+    def f(q):
+        d = sum(a * b for a, b in zip(pi, q, strict=True))
+        return (sum(x * x for x in q) / 2 + 1) / d + 100 * chi2(alpha, pi, q)
+
+    q, q2 = frd([0.207, 0.7, 0.093]), frd([0.393, 0.5, 0.107])
+    mid, chord = f([(a + b) / 2 for a, b in zip(q, q2, strict=True)]), (f(q) + f(q2)) / 2
+    assert mid > chord
+    assert margin("cafed:problem14-convex-in-q", inst) < 0
+    _, result = verify_matches("cafed:problem14-convex-in-q", inst)
+    assert (result["lhs"], result["rhs"], result["holds"]) == (mid, chord, False)
+
+
+def test_eq224_main_moderate_witness_and_its_intended_form():
+    inst = {"n": 2, "pi": arr(0.9, 0.5), "log_s": arr(0.0, 1.0), "log_v": -1.0, "log_Q": 0.0}
+    q, J = optimum_two(np.array([0.9, 0.5]), np.array([1.0, 10.0]), 0.1)
+    iota, theta = J, 0.1 - 0.5 * (q[0] ** 2 + 10 * q[1] ** 2)
+    a = q / (iota * np.array([0.9, 0.5]) - theta)  # = 1/A_kk (eq. 224): (1, 0.1), not one a
+    assert a == pytest.approx([1.0, 0.1], rel=1e-9)
+    _, result = verify_matches("cafed:eq224-kkt-main", inst)
+    assert float(result["lhs"]) == pytest.approx(1.0) and float(result["rhs"]) == pytest.approx(0.1)
+    assert -1e-8 <= margin("cafed:eq224-kkt-appendix", inst) <= 0
+
+
+def test_eq227_is_0_over_0_when_the_optimum_keeps_one_client():
+    # π = (0.5, 0.9), A = I, B = 10, Q = 1: J(x, 1 − x) has slope ∝ −0.9 + 0.4·10.5 > 0 at
+    # x = 0, so q* = (0, 1) (J convex); one client: S₀S₂ − S₁² = 1·0.81 − 0.9² = 0
+    inst = {"n": 2, "pi": arr(0.5, 0.9), "log_s": arr(0.0, 0.0), "log_v": 1.0, "log_Q": 0.0}
+    with mp.workdps(30):
+        slope = mp.diff(lambda x: (x**2 / 2 + (1 - x) ** 2 / 2 + 10) / (0.5 * x + 0.9 * (1 - x)), 0)
+    assert slope > 0
+    assert margin("cafed:eq225-227-closed-form", inst) == -1.0
+    _, result = verify_matches("cafed:eq225-227-closed-form", inst)
+    assert (result["lhs"], result["holds"]) == (0, False)
+    # with distinct π and a small B both clients are kept and (227) is well defined
+    kept = {**inst, "log_v": -1.0}
+    assert margin("cafed:eq225-227-closed-form", kept) > 0
+    assert CLAIMS.get("cafed:eq225-227-closed-form").verify(**CLAIMS.get(
+        "cafed:eq225-227-closed-form").explain(kept).verify_args)["holds"]  # fmt: skip
+
+
+def test_the_printed_scaling_step_by_hand():
+    # π = (0.5, 0.9), w = (½, ½), c = 2: y′ = 2w/0.7 = (10/7, 10/7), s′ = 20/7; y″ = (5/7, 5/7)
+    inst = {"n": 2, "pi": arr(0.5, 0.9), "log_Q": 0.0, "c": 2.0, "w1": arr(0.5, 0.5)}
+    explanation, result = verify_matches("cafed:appe2-iota-nonneg-printed", inst)
+    assert explanation.verify_args["y1"] == [F(10, 7), F(10, 7)]
+    assert explanation.verify_args["s1"] == F(20, 7)
+    assert (result["lhs"], result["rhs"]) == (F(10, 7), F(20, 7))
+
+
+def test_paper_a_monotonicity_fails_when_theta_is_negative():
+    # A = diag(π) (equal σ), B = 0.01: both kept, θ* = B − ½q*ᵀAq* < 0 and q₁* > q₂*
+    inst = {"n": 2, "pi": arr(0.2, 0.9), "log_c": 0.0, "log_v": -2.0, "log_Q": 0.0, "paper_a": 1}
+    q, _ = optimum_two(np.array([0.2, 0.9]), np.array([0.2, 0.9]), 0.01)
+    theta = 0.01 - 0.5 * (0.2 * q[0] ** 2 + 0.9 * q[1] ** 2)
+    assert theta < 0 and q[0] > q[1]
+    _, result = verify_matches("cafed:appe2-monotone-paper-a", inst)
+    assert float(result["lhs"]) == pytest.approx(q[1], rel=1e-9)
+    assert float(result["rhs"]) == pytest.approx(q[0], rel=1e-9)
+
+
+def test_eq211_verify_at_round_numbers():
+    inst = {"log_K": 1.0, "lam": 0.5, "T_P": 0, "eta1": 1.0, "a": 1.0}
+    explanation, result = verify_matches("cafed:eq211-c", inst)
+    # D₆₄ = Σ_{t≤64}(J_t − x_t)/max(t − J_t, 1)², x_t = (1 + ln t)/ln 2; the tail is ≤ 4/64
+    t = np.arange(1, 65, dtype=float)
+    x = (1.0 + np.log(t)) / math.log(2.0)
+    j = np.minimum(np.ceil(x), t)
+    d64 = float(np.sum((j - x) / np.maximum(t - j, 1.0) ** 2))
+    assert float(result["lhs"]) == pytest.approx(d64, rel=1e-12) and d64 > 4 / 64
+    assert explanation.verify_args == {"ln_2cph": 1, "lam": F(1, 2), "t_p": 0, "eta1": 1, "a": 1}
+
+
+def test_literal_findings_explain_their_instances():
+    GCX = {**GC}
+    for claim_id in ("cafed:guideline-c-eps-bar-prime", "cafed:guideline-c-eps-bias"):
+        assert not CLAIMS.get(claim_id).explain(GCX).holds
+    mono = {"n": 2, "pi": arr(0.9, 0.5), "log_s": arr(6.0, 0.0), "log_v": -6.0, "log_Q": 0.0}
+    assert not CLAIMS.get("cafed:appe2-monotone").explain(mono).holds
+
+
+# --- new claims --------------------------------------------------------------------------------
+
+
+def test_witness_on_non_uniform_alpha_in_closed_form():
+    inst = {"n": 2, "alpha": arr(0.25, 0.75), "log_Q": 3.0}
+    alpha, ones, qp = [F(1, 4), F(3, 4)], [F(1), F(1)], [F(500), F(500)]
+    lhs = chi2(alpha, ones, [(a + b) / 2 for a, b in zip(alpha, qp, strict=True)])
+    rhs = chi2(alpha, ones, qp) / 2
+    expected = (lhs - rhs) / (lhs + rhs)
+    assert margin("cafed:appd-prop1-witness-nonuniform", inst) == pytest.approx(float(expected))
+    assert exact("cafed:appd-prop1-witness-nonuniform", inst) == expected > 0
+    assert not CLAIMS.get("cafed:appd-prop1-witness-nonuniform").space.valid(
+        {"n": 2, "alpha": arr(0.5, 0.5), "log_Q": 3.0}
+    )
+
+
+def test_summands_are_quasi_convex_at_a_hand_instance():
+    # π = 1, α = (½, ½), client 1: q = (1, 1) → p₁ = ½, f = 0; q′ = (10, 1) → p₁ = 10/11;
+    # midpoint (5.5, 1) → p₁ = 11/13 < 10/11: f(mid) < f(q′) = max
+    inst = {"n": 2, "k": 0, "pi": arr(1.0, 1.0), "alpha": arr(0.5, 0.5),
+            "log_q1": arr(0.0, 0.0), "log_q2": arr(1.0, 0.0), "zeta": 0.5}  # fmt: skip
+
+    def g(p):
+        return (p - F(1, 2)) ** 2 / p
+
+    f2, fm = g(F(10, 11)), g(F(11, 13))
+    expected = (f2 - fm) / max(f2, F(1, 2))  # the scale is floored at α₁ = ½
+    assert exact("cafed:appd-quasiconvex-summands", inst) == expected > 0
+    assert margin("cafed:appd-quasiconvex-summands", inst) == pytest.approx(float(expected))
+
+
+def test_dual_optimum_by_hand():
+    # one client: the dual is max ι s.t. ιπQ − ½AQ² ≤ B, i.e. ι* = (½AQ² + B)/(πQ) = J* − C
+    d = W._dual_optimum(np.array([0.5]), np.array([2.0]), 3.0, 2.0, 100.0)
+    assert d == pytest.approx((0.5 * 2.0 * 4.0 + 3.0) / (0.5 * 2.0), rel=1e-12)
+    # A = 0: all weight on the most available client, J* − C = B/(Q max π)
+    d = W._dual_optimum(np.array([0.5, 0.8]), np.zeros(2), 3.0, 2.0, 100.0)
+    assert d == pytest.approx(3.0 / (2.0 * 0.8), rel=1e-12)
+    assert margin("cafed:appe2-strong-duality", TWO) >= -1e-9
+    s_pos = {**TWO, "w1": arr(0.5, 0.5), "log_sigma": -3.0}
+    assert margin("cafed:appe2-s-positive", s_pos) >= -1e-12
+
+
+def excluded_by_hand(alpha, pi, lam, gaps, kappa2):
+    """Algorithm 1, lines 5–7 (τ = 0), written again here: q = α/π, then get() by |λ|
+    decreasing and by π increasing; a drop is kept when ε̂ does not increase."""
+    gamma = max(gaps)
+
+    def eps(q):
+        d = sum(p * x for p, x in zip(pi, q, strict=True))
+        w = [p * x / d for p, x in zip(pi, q, strict=True)]
+        tv = sum(abs(a - b) for a, b in zip(alpha, w, strict=True)) / 2
+        return sum(g * b for g, b in zip(gaps, w, strict=True)) + 4 * kappa2 * tv * tv * gamma
+
+    q = [a / p for a, p in zip(alpha, pi, strict=True)]
+    n = len(q)
+    for order in (
+        sorted(range(n), key=lambda k: -abs(lam[k])),
+        sorted(range(n), key=lambda k: pi[k]),
+    ):
+        for k in order:
+            if q[k] == 0 or sum(x > 0 for x in q) == 1:
+                continue
+            trial = [0 if j == k else x for j, x in enumerate(q)]
+            if eps(q) - eps(trial) >= 0:
+                q = trial
+    return {k + 1 for k in range(n) if q[k] == 0}
+
+
+COUNT = {"n": 4, "alpha": arr(0.01, 0.05, 0.69, 0.25), "pi": arr(0.6, 0.8, 0.3, 0.9),
+         "lambda2": arr(-0.14, 0.34, -0.86, -0.88), "gamma": 0.028,
+         "shape": arr(0.9, 0.9, 0.1, 0.8), "tau": 0.0}  # fmt: skip
+
+
+def test_exclusion_count_is_not_monotone_in_kappa_but_its_ends_hold():
+    alpha, pi, lam = (
+        frd([0.01, 0.05, 0.69, 0.25]),
+        frd([0.6, 0.8, 0.3, 0.9]),
+        [-0.14, 0.34, -0.86, -0.88],
+    )
+    gaps = [F(28, 1000) * x / F(9, 10) for x in frd([0.9, 0.9, 0.1, 0.8])]
+    counts = [len(excluded_by_hand(alpha, pi, lam, gaps, k)) for k in W.KAPPA_GRID]
+    assert any(b > a for a, b in zip(counts, counts[1:], strict=False))  # a rise: not monotone
+    assert margin("cafed:kappa-exclusion-monotone", COUNT) < 0
+    assert exact("cafed:kappa-exclusion-monotone", COUNT) < 0
+    at_zero = len(excluded_by_hand(alpha, pi, lam, gaps, F(0)))
+    assert all(c <= at_zero for c in counts)  # the small-κ̄² end of the tendency
+    assert margin("cafed:kappa-exclusion-endpoints", {**COUNT, "log_k": 0.1}) >= 0

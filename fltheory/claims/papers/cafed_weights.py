@@ -22,15 +22,22 @@ Oracles, independent of the code under test:
   the candidate with all q_k > 0 on X and the least ι. It does not assume that the support is
   a set of most available clients;
 * enumeration of all 2^N availability sets for AdaFed's normalised weights (Fig. 1d);
-* a Fraction re-implementation of Algorithm 1's get() for κ̄² → ∞.
+* a Fraction re-implementation of Algorithm 1's get() for κ̄² → ∞ and the exclusion count;
+* the Lagrange dual of (214), solved on its own (bisection on ι), for strong duality.
 
-Findings (details in each claim's ``notes``): Appendix D's Prop. 2 is false (so is "(14) is
-convex" in q); Prop. 1 fails for N = 1 and its witness (197) fails for uniform α; eq. (211)
-is not the identity it claims; eq. (224)'s main-text "a is a constant" and its A_kk = 0 case;
-eq. (227) is singular on one active client or equal active π; the printed scaling step of
-App. E2; "q_k* increases with π_k" for general A and for the paper's own A ∝ π (θ* < 0);
-Guideline C does not minimise ε̄′_bias nor ε_bias once a client is excluded; CA-Fed's get()
-excludes clients for every κ̄² when Γ̂′ = 0 and τ = 0.
+Findings (each refuted claim carries its reading and classification; details in its notes):
+
+* errors — Prop. 2 (χ² convex on the slice ‖q‖₁ = Q) and, with it, "(14) is a convex
+  optimization problem" (results); the '=' of eq. (211), the singular denominator of (227),
+  the printed scaling step of App. E2 (y″ = y′/πᵀy′ with s unchanged) and "q_k* increases
+  with π_k" for the paper's own A ∝ π_k when θ* < 0 (steps, each result surviving);
+* typo — the main text's single constant a in q_k* = a(ι*π_k − θ*) (a_k = 1/A_kk, eq. 224);
+* literal (not findings about the paper; the intended reading is registered and holds) —
+  Prop. 1 at N = 1, its proof's witness at uniform α, "increases with π_k" across clients of
+  different A_kk, (224) at A_kk = 0, Guideline C read as minimising ε̄′_bias with Γ′(q) or
+  ε_bias itself, κ̄² → ∞ at Γ̂′ = 0 with τ = 0, and a per-instance monotone exclusion count.
+
+Standalone verifications of the errata: :mod:`._cafed_weights_verify`.
 
 >>> from fltheory.claims import CLAIMS
 >>> claim = CLAIMS.get("cafed:appd-prop2")
@@ -44,13 +51,16 @@ True
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from fltheory.claims.claim import Claim, Source, register
+from fltheory.claims.explain import Explanation, Quantity, Step, dec, show, signed
+from fltheory.claims.finding import Finding, Hypothesis, Reading
+from fltheory.claims.papers import _cafed_weights_verify as V
 from fltheory.claims.space import Instance, Integer, Real, Simplex, Space
 from fltheory.divergence import biased_importance, chi_square, total_variation
 from fltheory.errors import NumericalError
@@ -93,12 +103,16 @@ def _unit(value: Any) -> np.ndarray:
 
 
 def _frs(value: Any) -> list[Any]:
-    return [Fr(float(x)) for x in _arr(value)]
+    """The entries as the exact decimals a reader sees (:func:`~fltheory.claims.explain.dec`):
+    exact margins, explanations and the errata scripts evaluate the same rational instance."""
+    return [dec(x) for x in _arr(value)]
 
 
 def _fr_unit(value: Any) -> list[Any]:
-    """Exact renormalisation: the exact point lies on the simplex."""
-    vec = _frs(value)
+    """Exact renormalisation: the exact point lies on the simplex. Entries are read to 15
+    significant digits first, so that a float renormalisation's residue (0.30000000000000004)
+    does not reach the reader."""
+    vec = [dec(float(f"{x:.15g}")) for x in _arr(value)]
     total = sum(vec)
     return [x / total for x in vec]
 
@@ -176,10 +190,10 @@ def _decimal_moves(
 
     def moves(inst: Instance) -> list[Instance]:
         out: list[Instance] = [{**inst, "zeta": 0.5}] if "zeta" in inst else []
-        for dec in (1, 2, 3):
+        for digits in (1, 2, 3):
             both = dict(inst)
             for key in keys:
-                vec = np.maximum(np.round(_arr(inst[key]), dec), 10.0**-dec)
+                vec = np.maximum(np.round(_arr(inst[key]), digits), 10.0**-digits)
                 if key in simplex:
                     vec = vec / vec.sum()
                 out.append({**inst, key: vec})
@@ -230,11 +244,71 @@ def _problem(inst: Instance) -> tuple[np.ndarray, np.ndarray, float, float]:
     return _pis(inst), _s_of(inst), 10.0 ** float(inst["log_v"]), 10.0 ** float(inst["log_Q"])
 
 
-def _space212(kind: str, *extra: Any, n_max: int = 10, paper_a: bool = False) -> Space:
-    params = [Integer("n", 1, n_max), _pi(), *_s_params(kind), LOG_V, LOG_Q, *extra]
+def _problem_exact(inst: Instance) -> tuple[list[Any], list[Any], Fraction, Fraction]:
+    """(π, diag A, B, Q) of problem (212) as the exact decimals a reader sees."""
+    pi = _frs(inst["pi"])
+    if "log_s" in inst:
+        zero = _arr(inst["zero"]) if "zero" in inst else np.ones(len(pi))
+        s = [Fr(0) if z == 0.0 else dec(10.0**x) for x, z in zip(_arr(inst["log_s"]), zero,
+                                                                  strict=True)]  # fmt: skip
+    else:
+        c = dec(10.0 ** float(inst["log_c"]))
+        s = [c * p for p in pi] if inst.get("paper_a") else [c] * len(pi)
+    return pi, s, dec(10.0 ** float(inst["log_v"])), dec(10.0 ** float(inst["log_Q"]))
+
+
+def _opt212_explained(
+    pi: list[Any], s: list[Any], v: Fraction, Q: Fraction
+) -> tuple[list[Any], Any, Any, tuple[Step, ...]]:
+    """(q*, ι*, θ*, steps): the optimum of (212) by the 50-digit brute force over the supports,
+    and the multipliers of eq. (224) recovered from it."""
+    import mpmath as mp
+
+    with mp.workdps(MP_DIGITS):
+        _, q = brute212_mp(pi, s, v, Q)
+        quad = mp.fsum(_mpf(a) * b * b for a, b in zip(s, q, strict=True)) / 2
+        iota = (quad + _mpf(v)) / mp.fsum(_mpf(a) * b for a, b in zip(pi, q, strict=True))
+        theta = (_mpf(v) - quad) / _mpf(Q)
+    support = tuple(k + 1 for k in range(len(q)) if q[k] > 0)
+    return (
+        q,
+        iota,
+        theta,
+        (
+            Step("q*", "the optimum of (212) (50-digit enumeration of the supports)", tuple(q)),
+            Step("support", "clients with q_k* > 0", support),
+            Step("ι*", "(½q*ᵀAq* + B)/πᵀq* (= J* − C)", iota),
+            Step("θ*", "(B − ½q*ᵀAq*)/Q (from ∂L/∂s = 0)", theta),
+        ),
+    )
+
+
+def _quantities212(pi: list[Any], s: list[Any], v: Fraction, Q: Fraction) -> tuple[Quantity, ...]:
+    return (
+        Quantity("π", "availability of each client", tuple(pi)),
+        Quantity("A_kk", "A = Σ = diag(2(E+1)π_kσ_k²Σ_tη_t²) (eq. 209)", tuple(s)),
+        Quantity("B", "B = υ (eq. 210)", v),
+        Quantity("Q", "‖q‖₁", Q),
+        Quantity("J", "objective of (212)", "", "J(q) = (½qᵀAq + B)/πᵀq + C, q ≥ 0, ‖q‖₁ = Q"),
+    )
+
+
+def _distinct_pi(inst: Instance) -> bool:
+    return bool(np.unique(_arr(inst["pi"])).size == int(inst["n"]))
+
+
+def _space212(
+    kind: str,
+    *extra: Any,
+    n_max: int = 10,
+    paper_a: bool = False,
+    n_min: int = 1,
+    where: Callable[[Instance], bool] | None = None,
+) -> Space:
+    params = [Integer("n", n_min, n_max), _pi(), *_s_params(kind), LOG_V, LOG_Q, *extra]
     if paper_a:
         params.append(Integer("paper_a", 1, 1))
-    return Space(params)
+    return Space(params, where=where)
 
 
 # --- problem (212): the code's optimum, certified, and an exact brute force --------------------
@@ -268,14 +342,25 @@ def opt212(pi: np.ndarray, s: np.ndarray, v: float, Q: float) -> np.ndarray:
     return q
 
 
-def brute212_mp(pi: Any, s: Any, v: float, Q: float) -> tuple[Any, list[Any]]:
-    """(J*, q*) of problem (212) for s > 0 by enumerating every support, in mpmath."""
+def _mpf(x: Any) -> Any:
+    """A float, int or Fraction as an mpmath number (Fractions exactly, at the working
+    precision)."""
+    import mpmath as mp
+
+    if isinstance(x, Fraction):
+        return mp.mpf(x.numerator) / x.denominator
+    return mp.mpf(float(x))
+
+
+def brute212_mp(pi: Any, s: Any, v: Any, Q: Any) -> tuple[Any, list[Any]]:
+    """(J* − C, q*) of problem (212) for s > 0 by enumerating every support, in mpmath (floats
+    or Fractions in)."""
     import mpmath as mp
 
     with mp.workdps(MP_DIGITS):
-        P = [mp.mpf(float(x)) for x in _arr(pi)]
-        S = [mp.mpf(float(x)) for x in _arr(s)]
-        V, QQ = mp.mpf(float(v)), mp.mpf(float(Q))
+        P = [_mpf(x) for x in np.atleast_1d(np.asarray(pi, dtype=object))]
+        S = [_mpf(x) for x in np.atleast_1d(np.asarray(s, dtype=object))]
+        V, QQ = _mpf(v), _mpf(Q)
         n = len(P)
         best: tuple[Any, list[Any]] | None = None
         for r in range(1, n + 1):
@@ -360,6 +445,12 @@ def _prop1_exact(inst: Instance) -> tuple[Any, str]:
 
 PROP1_SPACE = Space([Integer("n", 1, 40), _pi(), Simplex("alpha", "n")])
 
+PROP1_QUOTE = "Proposition 1. The function χ²_{α‖p}(q) is not convex over ℝ^N_{>0}."
+PROP1_HYPOTHESES = (
+    Hypothesis("p = π⊙q/πᵀq with availabilities π_k ∈ (0, 1] (eqs. 4, 191)", "π ∈ (0, 1]^N"),
+    Hypothesis("α, the target importance, is a probability vector", "α on the simplex, α_k > 0"),
+)
+
 register(
     Claim(
         "cafed:appd-prop1",
@@ -371,6 +462,27 @@ register(
         exact=_prop1_exact,
         notes=PROP1_NOTES,
         expected="refuted",
+        reading=Reading(
+            quote=PROP1_QUOTE,
+            hypotheses=(
+                *PROP1_HYPOTHESES,
+                Hypothesis("N clients", "N ∈ [1, 40]: this variant admits N = 1"),
+            ),
+            interpretation="Literal: for every N ≥ 1, π and α, N = 1 included. Not the "
+            "authors' meaning: with one client p ≡ 1 = α for every q, so χ² ≡ 0 and there is "
+            "nothing to aggregate or to weigh; the paper's model aggregates N clients (its "
+            "experiments use N = 100), and the proof itself exhibits non-convexity for one "
+            "configuration (π = 1, l.1280), i.e. reads the proposition as 'χ² is not convex "
+            "in general' — its witness (197)–(198) compares N(1/N − α_k)² with half of it, "
+            "which is 0 = 0 at N = 1.",
+            alternatives="Every N ≥ 2, every π and α: cafed:appd-prop1-n-ge-2 (holds).",
+        ),
+        finding=Finding(
+            "literal",
+            "fails only for N = 1, where p ≡ α and χ² ≡ 0 (no aggregation); for every N ≥ 2, π "
+            "and α, χ² is not convex (cafed:appd-prop1-n-ge-2 holds)",
+            intended="cafed:appd-prop1-n-ge-2",
+        ),
     )
 )
 
@@ -384,6 +496,19 @@ register(
         exact=_prop1_exact,
         notes=PROP1_NOTES + " With N ≥ 2 a witness always exists: TRUE.",
         expected="holds",
+        reading=Reading(
+            quote=PROP1_QUOTE,
+            hypotheses=(
+                *PROP1_HYPOTHESES,
+                Hypothesis(
+                    "N ≥ 2 clients (federated aggregation)",
+                    "N ∈ [2, 40] (the witness does not depend on N; 40 bounds the cost)",
+                ),
+            ),
+            interpretation="For every N ≥ 2, π and α a witness of non-convexity exists — "
+            "stronger than the proof's one configuration (π = 1, non-uniform α), so it covers "
+            "every reading of 'is not convex'.",
+        ),
     )
 )
 
@@ -402,7 +527,7 @@ def _prop1_paper_witness(inst: Instance) -> float:
 
 def _prop1_paper_witness_exact(inst: Instance) -> tuple[Any, str]:
     alpha = _fr_unit(inst["alpha"])
-    n, big = len(alpha), Fr(10.0 ** float(inst["log_Q"]))
+    n, big = len(alpha), dec(10.0 ** float(inst["log_Q"]))
     ones = [Fr(1)] * n
     qp = [big / n] * n
     lhs = _chi2_fr(alpha, ones, _mix(Fr(1, 2), alpha, qp))
@@ -411,6 +536,13 @@ def _prop1_paper_witness_exact(inst: Instance) -> tuple[Any, str]:
         return Fr(-1), "exact rationals"
     return (lhs - rhs) / (lhs + rhs), "exact rationals"
 
+
+PROP1_WITNESS_QUOTE = (
+    "Consider the case when π_k = 1 ∀k ∈ K. […] If we take q: ‖q‖₁ = 1, q_k = α_k, ζ = ½, "
+    "q′ = (Q/N)1, and we let Q → +∞, then the LHS in (196) converges to (1/N − α_k)²/(1/N) "
+    "(197). […] the RHS of (195) is 0 + ½(1/N − α_k)²/(1/N) (198). Finally, comparing (197) "
+    "and (198), we conclude that, for Q large enough, the LHS in (195) is larger than the RHS."
+)
 
 register(
     Claim(
@@ -425,13 +557,172 @@ register(
             "(197) is garbled in the extraction; read as the limit Q → ∞ of χ² at the midpoint "
             "(p → uniform), i.e. χ²(α‖u) = NΣ(α_k − 1/N)², against (198) = ½χ²(α‖u). Checked "
             "on the whole sum at finite Q ∈ [1e3, 1e12] (the text's 'Q large enough'). The "
-            "strict inequality fails exactly when α is uniform (both sides 0), so the proof "
-            "does not cover uniform α although Prop. 1 still holds there for N ≥ 2 "
-            "(cafed:appd-prop1-n-ge-2). The proof also argues per summand g_k∘h_k, and a "
-            "non-convex summand does not make the sum non-convex; on the sum the witness works "
-            "for every non-uniform α. Counterexample: α uniform (any N), exact margin −1."
+            "strict inequality fails exactly when α is uniform (both sides 0): there q = α and "
+            "q′ lie on one ray and χ² is 0 at both. The proof also argues per summand g_k∘h_k, "
+            "and a non-convex summand does not make the sum non-convex; on the sum the witness "
+            "works for every non-uniform α (cafed:appd-prop1-witness-nonuniform). "
+            "Counterexample: α uniform (any N), exact margin −1."
         ),
         expected="refuted",
+        reading=Reading(
+            quote=PROP1_WITNESS_QUOTE,
+            hypotheses=(
+                Hypothesis("π = 1 (the proof's own choice)", "π = 1"),
+                Hypothesis("'Q large enough'", "Q ∈ [1e3, 1e12]"),
+            ),
+            interpretation="Literal: the witness works for EVERY α (uniform α included). Not "
+            "the proof's claim: a proof of 'not convex' needs one witness, and the proof "
+            "already fixes one configuration (π = 1); for it to exhibit a strict violation α "
+            "must be non-uniform (some α_k ≠ 1/N) — every α but one. At uniform α the "
+            "proposition still holds (cafed:appd-prop1-n-ge-2), by another witness (q and q′ "
+            "off one ray).",
+            alternatives="Every non-uniform α (N ≥ 2): cafed:appd-prop1-witness-nonuniform "
+            "(holds).",
+        ),
+        finding=Finding(
+            "literal",
+            "the witness fails only at uniform α, where q = α and q′ lie on one ray; a proof of "
+            "non-convexity needs one witness, and this one works for every non-uniform α "
+            "(cafed:appd-prop1-witness-nonuniform holds)",
+            intended="cafed:appd-prop1-witness-nonuniform",
+        ),
+    )
+)
+
+
+def _witness_ratio(alpha: Sequence[Any], Q: Any) -> tuple[Any, Any]:
+    """(χ²(mid), ½χ²(q′)) of the proof's witness in closed form: with π = 1, q = α, q′ = (Q/N)1,
+    mid = ½q + ½q′ has p = (α + Q/N)/(1 + Q) and α − p = Q(α − 1/N)/(1 + Q), so χ²(mid) =
+    (Q/(1+Q))²Σ(α_k − 1/N)²/p_k; χ²(q) = 0 and χ²(q′) = NΣ(α_k − 1/N)². Works for floats and
+    Fractions alike (no cancellation between the two sides)."""
+    n = len(alpha)
+    d = [a - Fr(1, n) if isinstance(a, Fraction) else a - 1.0 / n for a in alpha]
+    p = [(a + Q / n) / (1 + Q) for a in alpha]
+    lhs = (Q / (1 + Q)) ** 2 * sum(x * x / y for x, y in zip(d, p, strict=True))
+    return lhs, n * sum(x * x for x in d) / 2
+
+
+def _witness_nonuniform(inst: Instance) -> float:
+    lhs, rhs = _witness_ratio(_unit(inst["alpha"]).tolist(), 10.0 ** float(inst["log_Q"]))
+    return -1.0 if lhs + rhs <= 0.0 else (lhs - rhs) / (lhs + rhs)
+
+
+def _witness_nonuniform_exact(inst: Instance) -> tuple[Any, str]:
+    lhs, rhs = _witness_ratio(_fr_unit(inst["alpha"]), dec(10.0 ** float(inst["log_Q"])))
+    return (Fr(-1) if lhs + rhs == 0 else (lhs - rhs) / (lhs + rhs)), "exact rationals"
+
+
+register(
+    Claim(
+        "cafed:appd-prop1-witness-nonuniform",
+        _src("App. D", "proof of Proposition 1, eqs. (194)–(198), α non-uniform", (1274, 1300)),
+        "For every non-uniform α (N ≥ 2), the proof's witness (π = 1, q = α, q′ = (Q/N)·1, "
+        "ζ = ½, Q large) violates convexity of χ² (the whole sum): χ²(½q + ½q′) > ½χ²(q) + "
+        "½χ²(q′).",
+        Space(
+            [Integer("n", 2, 40), Simplex("alpha", "n"), Real("log_Q", 3.0, 12.0)],
+            where=lambda i: bool(np.any(_unit(i["alpha"]) != 1.0 / int(i["n"]))),
+        ),
+        _witness_nonuniform,
+        exact=_witness_nonuniform_exact,
+        tolerance=0.0,
+        notes=(
+            "Closed form of the witness on the whole sum (no cancellation between the sides): "
+            "χ²(mid) = (Q/(1+Q))²Σ(α_k − 1/N)²/p_k with p_k = (α_k + Q/N)/(1 + Q) ≤ "
+            "(1 + Q/N)/(1 + Q), against ½χ²(q′) = ½NΣ(α_k − 1/N)²; their ratio is ≥ "
+            "2Q²/((1 + Q)(N + Q)) ≥ 1.9 for Q ≥ 1e3, N ≤ 40. Margin (χ²(mid) − rhs)/(χ²(mid) "
+            "+ rhs) (tolerance 0: a strict inequality). TRUE; uniform α is excluded by the "
+            "space (cafed:appd-prop1-witness is that case)."
+        ),
+        expected="holds",
+        reading=Reading(
+            quote=PROP1_WITNESS_QUOTE,
+            hypotheses=(
+                Hypothesis("π = 1 (the proof's choice), N ≥ 2 clients", "π = 1, N ∈ [2, 40]"),
+                Hypothesis("'Q large enough'", "Q ∈ [1e3, 1e12]"),
+                Hypothesis(
+                    "α non-uniform (some α_k ≠ 1/N): the witness's strict inequality",
+                    "α on the simplex, not uniform",
+                ),
+            ),
+            interpretation="The proof exhibits one violation of convexity; read on the whole "
+            "sum χ² (what Prop. 1 is about), for every α for which (197) > (198) is strict.",
+        ),
+    )
+)
+
+
+def _qc_parts(inst: Instance) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n = int(inst["n"])
+    return (int(inst["k"]) % n, _pis(inst), _unit(inst["alpha"]), 10.0 ** _arr(inst["log_q1"]),
+            10.0 ** _arr(inst["log_q2"]))  # fmt: skip
+
+
+def _gk_hk(k: int, alpha: Any, pi: Any, q: Any) -> Any:
+    """(g_k∘h_k)(q) = (p_k − α_k)²/p_k, p_k = π_kq_k/πᵀq (eqs. 191–193)."""
+    p = pi[k] * q[k] / sum(a * b for a, b in zip(pi, q, strict=True))
+    return (p - alpha[k]) ** 2 / p
+
+
+def _quasiconvex(inst: Instance) -> float:
+    k, pi, alpha, q1, q2 = _qc_parts(inst)
+    zeta = float(inst["zeta"])
+    f1, f2 = _gk_hk(k, alpha, pi, q1), _gk_hk(k, alpha, pi, q2)
+    fm = _gk_hk(k, alpha, pi, zeta * q1 + (1.0 - zeta) * q2)
+    _finite(f1, f2, fm)
+    # floor α_k: the size of the terms p − 2α_k + α_k²/p that cancel where p ≈ α_k
+    return (max(f1, f2) - fm) / max(f1, f2, fm, float(alpha[k]), TINY)
+
+
+def _quasiconvex_exact(inst: Instance) -> tuple[Any, str]:
+    n = int(inst["n"])
+    k, pi, alpha = int(inst["k"]) % n, _frs(inst["pi"]), _fr_unit(inst["alpha"])
+    q1, q2 = _frs(10.0 ** _arr(inst["log_q1"])), _frs(10.0 ** _arr(inst["log_q2"]))
+    zeta = dec(inst["zeta"])
+    f1, f2 = _gk_hk(k, alpha, pi, q1), _gk_hk(k, alpha, pi, q2)
+    fm = _gk_hk(k, alpha, pi, _mix(zeta, q1, q2))
+    return (max(f1, f2) - fm) / max(f1, f2, fm, alpha[k]), "exact rationals"
+
+
+register(
+    Claim(
+        "cafed:appd-quasiconvex-summands",
+        _src("App. D", "each g_k∘h_k is quasi-convex in q ∈ ℝ^N_{>0}", (1262, 1270)),
+        "Each summand (g_k∘h_k)(q) = (p_k − α_k)²/p_k of χ², p_k = π_kq_k/πᵀq, is quasi-convex "
+        "on ℝ^N_{>0}: g_k∘h_k(ζq + (1−ζ)q′) ≤ max(g_k∘h_k(q), g_k∘h_k(q′)).",
+        Space(
+            [
+                Integer("n", 1, 8),
+                Integer("k", 0, 7),
+                _pi(),
+                Simplex("alpha", "n"),
+                Real("log_q1", -3.0, 3.0, size="n", closed=(True, True), special=(0.0,)),
+                Real("log_q2", -3.0, 3.0, size="n", closed=(True, True), special=(0.0,)),
+                ZETA,
+            ]
+        ),
+        _quasiconvex,
+        exact=_quasiconvex_exact,
+        notes=(
+            "Client k = k mod N; q, q′ ∈ [1e-3, 1e3]^N (any two points of the open orthant: "
+            "g_k∘h_k is homogeneous of degree 0). Margin [max(f(q), f(q′)) − f(ζq + (1−ζ)q′)] "
+            "/max(f(q), f(q′), f(mid), α_k) (α_k: the size of the terms that cancel near "
+            "p_k = α_k). TRUE: along a segment p_k is a ratio of affine functions of the "
+            "position, hence monotone, and g_k is convex in p_k, so g_k∘h_k is quasi-convex "
+            "along every segment ([40, p. 102], as App. D says). The sum χ² is not even convex "
+            "on a slice (cafed:appd-prop2)."
+        ),
+        expected="holds",
+        reading=Reading(
+            quote="each g_k∘h_k is quasi-convex in q ∈ ℝ^N_{>0} because composition of a convex "
+            "function (g_k) and a linear-fractional function (h_k) [40, p. 102]. However, note "
+            "that the sum of quasi-convex functions is not necessarily quasi-convex.",
+            hypotheses=(
+                Hypothesis("h_k(q) = π_kq_k/πᵀq (191), π_k ∈ (0, 1]", "π ∈ (0, 1]^N"),
+                Hypothesis("g_k(p) = (p − α_k)²/p on p > 0 (192)", "α on the simplex"),
+            ),
+            interpretation="Quasi-convexity on the whole open orthant, the domain App. D names.",
+        ),
     )
 )
 
@@ -462,17 +753,6 @@ def _slice_gap(
     return (chord - value) / max(abs(chord), abs(value), floor, TINY)
 
 
-def _slice_gap_fr(
-    f: Callable[[list[Any]], Fraction], inst: Instance, Q: Fraction, floor: Fraction
-) -> Any:
-    zeta = Fr(float(inst["zeta"]))
-    q1 = [Q * x for x in _fr_unit(inst["w1"])]
-    q2 = [Q * x for x in _fr_unit(inst["w2"])]
-    chord, value = zeta * f(q1) + (1 - zeta) * f(q2), f(_mix(zeta, q1, q2))
-    scale = max(abs(chord), abs(value), floor)
-    return (chord - value) / scale if scale else Fr(0)
-
-
 Hessian = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
@@ -495,25 +775,74 @@ def _tangent_curvature(hess: Hessian) -> tuple[float, np.ndarray | None]:
     return float(lam[0] / max(scale, TINY)), basis @ vec[:, 0]
 
 
-def _segment_witness_fr(
-    f: Callable[[list[Any]], Fraction], q: np.ndarray, d: np.ndarray, Q: Fraction,
-    floor: Fraction,
-) -> Any:  # fmt: skip
-    """The least exact relative gap ½f(q + td) + ½f(q − td) − f(q) over a few t, with q
-    renormalised exactly to the slice and d projected exactly onto 1ᵀd = 0."""
-    qf: list[Any] = [Fr(float(x)) for x in q]
-    qf = [x * Q / sum(qf) for x in qf]
-    df: list[Any] = [Fr(float(x)) for x in d]
-    mean = sum(df) / len(df)
-    df = [x - mean for x in df]
-    t0 = min(a / abs(b) for a, b in zip(qf, df, strict=True) if b) / 2
-    best = Fr(1)
-    for t in (t0, t0 / 4, t0 / 16, t0 / 64):
-        plus = [a + t * b for a, b in zip(qf, df, strict=True)]
-        minus = [a - t * b for a, b in zip(qf, df, strict=True)]
-        chord, value = (f(plus) + f(minus)) / 2, f(qf)
-        best = min(best, (chord - value) / max(abs(chord), abs(value), floor))
-    return best
+def _short(x: Fraction) -> Fraction:
+    """The largest decimal with one significant digit that is ≤ x (x > 0): 0.0374 → 0.03."""
+    exponent = math.floor(math.log10(float(x)))
+    unit = Fr(10) ** exponent
+    while unit > x:
+        unit /= 10
+    while unit * 10 <= x:
+        unit *= 10
+    return (x // unit) * unit
+
+
+ConvexityPoints = tuple[list[Any], list[Any], Fraction]
+
+
+def _convexity_candidates(
+    inst: Instance, Q: Fraction, hess: Callable[[np.ndarray], Hessian]
+) -> Iterator[ConvexityPoints]:
+    """Explicit (q, q′, ζ) on the slice ‖q‖₁ = Q, exactly: the instance's own (Q·w1, Q·w2, ζ)
+    (w renormalised exactly), then, where the float curvature at Q·w1 is negative, segments
+    c ± t·d around c = Q·w1 (ζ = ½, midpoint c) along its direction d — first d rounded to
+    two decimals of max|d| (Σd = 0 exactly) and t to one significant digit (checkable by
+    hand), then d and t as the float search found them; t ∈ {½, ⅛, 1/32, 1/128}·t_max keeps
+    both ends > 0."""
+    c = [Q * x for x in _fr_unit(inst["w1"])]
+    yield c, [Q * x for x in _fr_unit(inst["w2"])], dec(inst["zeta"])
+    curvature, d = _tangent_curvature(hess(float(Q) * _unit(inst["w1"])))
+    if d is None or curvature >= 0:
+        return
+    top = float(np.abs(d).max())
+    rounded: list[Any] = [Fr(round(100 * float(x) / top), 100) for x in d]
+    j = max(range(len(rounded)), key=lambda k: abs(rounded[k]))
+    rounded[j] -= sum(rounded)
+    raw: list[Any] = [Fr(float(x)) for x in d]
+    raw = [x - sum(raw) / len(raw) for x in raw]
+    for df, short in ((rounded, True), (raw, False)):
+        if not any(df):
+            continue
+        t_max = min(a / abs(b) for a, b in zip(c, df, strict=True) if b)
+        for factor in (Fr(1, 2), Fr(1, 8), Fr(1, 32), Fr(1, 128)):
+            t = _short(t_max * factor) if short else t_max * factor
+            plus = [a + t * b for a, b in zip(c, df, strict=True)]
+            minus = [a - t * b for a, b in zip(c, df, strict=True)]
+            yield plus, minus, Fr(1, 2)
+
+
+def _convexity_sides(
+    f: Callable[[list[Any]], Fraction], points: ConvexityPoints
+) -> tuple[Any, Any]:
+    """(f(ζq + (1 − ζ)q′), ζf(q) + (1 − ζ)f(q′)) exactly: convexity needs the first ≤ the second."""
+    q, q2, zeta = points
+    return f(_mix(zeta, q, q2)), zeta * f(q) + (1 - zeta) * f(q2)
+
+
+def _convexity_witness(
+    f: Callable[[list[Any]], Fraction], hess: Callable[[np.ndarray], Hessian], inst: Instance,
+    Q: Fraction,
+) -> tuple[ConvexityPoints, Any, Any]:  # fmt: skip
+    """The first candidate (:func:`_convexity_candidates`) where the chord lies below f, with
+    both sides; the instance's own points (and sides) when none does."""
+    first: tuple[ConvexityPoints, Any, Any] | None = None
+    for points in _convexity_candidates(inst, Q, hess):
+        value, chord = _convexity_sides(f, points)
+        if first is None:
+            first = (points, value, chord)
+        if value > chord:
+            return points, value, chord
+    assert first is not None
+    return first
 
 
 def _convexity_margin(
@@ -529,14 +858,14 @@ def _convexity_exact(
     f: Callable[[list[Any]], Fraction], hess: Callable[[np.ndarray], Hessian],
     inst: Instance, Q: float = 1.0, floor: float = 0.0,
 ) -> tuple[Any, str]:  # fmt: skip
-    value = _slice_gap_fr(f, inst, Fr(Q), Fr(floor))
-    q = Q * _unit(inst["w1"])
-    curvature, d = _tangent_curvature(hess(q))
-    if d is not None and curvature < 0:
-        value = min(value, _segment_witness_fr(f, q, d, Fr(Q), Fr(floor)))
+    value: Any = Fr(1)
+    for points in _convexity_candidates(inst, dec(Q), hess):
+        mid, chord = _convexity_sides(f, points)
+        scale = max(abs(chord), abs(mid), dec(floor))
+        value = min(value, (chord - mid) / scale if scale else Fr(0))
     return value, (
         "exact rationals: the midpoint gap on (w1, w2, ζ) and, where the float curvature is "
-        "negative, the gap on the segment Q·w1 ± t·d along its direction (d projected exactly)"
+        "negative, the gaps on segments Q·w1 ± t·d along its direction (d rounded, and as found)"
     )
 
 
@@ -578,7 +907,7 @@ def _pi_of(inst: Instance) -> np.ndarray:
 
 def _pi_of_fr(inst: Instance) -> list[Any]:
     if "pi_c" in inst:
-        return [Fr(float(inst["pi_c"]))] * int(inst["n"])
+        return [dec(inst["pi_c"])] * int(inst["n"])
     return _frs(inst["pi"])
 
 
@@ -609,6 +938,66 @@ PROP2_NOTES = (
     "~100 examples) and passed by chance; it now asserts the refutation."
 )
 
+
+def _p_of(pi: Sequence[Any], q: Sequence[Any]) -> list[Any]:
+    """p = π⊙q/πᵀq (eq. 4)."""
+    d = sum(a * b for a, b in zip(pi, q, strict=True))
+    return [a * b / d for a, b in zip(pi, q, strict=True)]
+
+
+def _convexity_steps(
+    f: Callable[[list[Any]], Any], pi: Sequence[Any], points: ConvexityPoints, name: str
+) -> tuple[Step, ...]:
+    q, q2, zeta = points
+    mid = _mix(zeta, q, q2)
+    return (
+        Step("p(q)", "π⊙q/πᵀq (eq. 4)", tuple(_p_of(pi, q))),
+        Step(f"{name}(q)", "", f(q)),
+        Step("p(q′)", "π⊙q′/πᵀq′", tuple(_p_of(pi, q2))),
+        Step(f"{name}(q′)", "", f(q2)),
+        Step("q_ζ = ζq + (1 − ζ)q′", "", tuple(mid)),
+        Step("p(q_ζ)", "π⊙q_ζ/πᵀq_ζ", tuple(_p_of(pi, mid))),
+    )
+
+
+def _prop2_explain(inst: Instance) -> Explanation:
+    """The witness in the paper's quantities: π, α, two points q, q′ of one slice and ζ (the
+    instance's own, or a segment along a direction of negative curvature), χ² at each."""
+    alpha, pi = _fr_unit(inst["alpha"]), _pi_of_fr(inst)
+    f = lambda q: _chi2_fr(alpha, pi, q)  # noqa: E731
+    hess = _chi2_hessian(_unit(inst["alpha"]), _pi_of(inst))
+    points, lhs, rhs = _convexity_witness(f, hess, inst, Fr(1))
+    q, q2, zeta = points
+    return Explanation(
+        quantities=(
+            Quantity("π", "availability of each client", tuple(pi)),
+            Quantity("α", "target importance", tuple(alpha)),
+            Quantity("Q", "‖q‖₁ of the slice", sum(q)),
+            Quantity("q", "first point (‖q‖₁ = Q)", tuple(q)),
+            Quantity("q′", "second point (‖q′‖₁ = Q)", tuple(q2)),
+            Quantity("ζ", "mixing weight", zeta),
+        ),
+        steps=_convexity_steps(f, pi, points, "χ²"),
+        lhs=Step("χ²(q_ζ)", "Σ(α_k − p_k)²/p_k at q_ζ (eq. 11)", lhs),
+        relation="≤",
+        rhs=Step("ζχ²(q) + (1 − ζ)χ²(q′)", "", rhs),
+        holds=lhs <= rhs,
+        verify_args={
+            "pi": list(pi),
+            "alpha": list(alpha),
+            "q": list(q),
+            "q2": list(q2),
+            "zeta": zeta,
+        },
+    )
+
+
+PROP2_QUOTE = (
+    "Proposition 2. The function χ²_{α‖p}(q) is convex over ℝ^N_{>0} ∩ {q : ‖q‖₁ = Q > 0}. "
+    "[…] It is then sufficient to apply this result to each pair (g_k, h_k) to conclude that "
+    "(g_k∘h_k) is convex and then χ²_{α‖p}(q) is convex."
+)
+
 register(
     Claim(
         "cafed:appd-prop2",
@@ -629,6 +1018,33 @@ register(
         simplify=_decimal_moves(("pi", "alpha", "w1", "w2"), ("alpha", "w1", "w2")),
         notes=PROP2_NOTES,
         expected="refuted",
+        explain=_prop2_explain,
+        verify=V.verify_appd_prop2,
+        reading=Reading(
+            quote=PROP2_QUOTE,
+            hypotheses=(
+                *PROP1_HYPOTHESES,
+                Hypothesis("any number N of clients (the proof is per summand)", "N ∈ [1, 8]"),
+                Hypothesis(
+                    "the slice ‖q‖₁ = Q of problem (14)",
+                    "q = Q·w, w on the simplex "
+                    "(χ² is homogeneous of degree 0: Q = 1 loses nothing)",
+                ),
+            ),
+            interpretation="As printed, for every π and α: it is what App. D needs (problem "
+            "(14) constrains ‖q‖₁ = Q, §III-C) and what its proof argues, applying the lemma "
+            "(199)–(206) to each g_k∘h_k. The lemma needs cᵀq + d constant on the domain "
+            "(206); for h_k that is πᵀq, which the slice ‖q‖₁ = Q keeps constant only when "
+            "π ∝ 1. Both copies (000 refers to App. D, 002 prints it) state the same.",
+            alternatives="On the slice πᵀq = const (where the lemma applies), or with π ∝ 1: "
+            "cafed:appd-prop2-equal-pi (holds). For N = 2 it holds (one variable).",
+        ),
+        finding=Finding(
+            "error",
+            "χ² is not convex on the slice ‖q‖₁ = Q once three clients have unequal "
+            "availabilities; the proof's lemma (200)–(206) needs πᵀq, not ‖q‖₁, constant",
+            severity="result",
+        ),
     )
 )
 
@@ -652,6 +1068,18 @@ register(
         notes="With π ∝ 1, πᵀq = cQ is constant on the slice and the lemma (200)–(206) applies: "
         "TRUE. " + PROP2_NOTES.split(" FALSE:")[0],
         expected="holds",
+        reading=Reading(
+            quote=PROP2_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "π = c·1: the case where the proof's lemma applies (cᵀq + d = πᵀq "
+                    "constant on the slice)",
+                    "π_k = c ∈ (0, 1] for all k",
+                ),
+                PROP1_HYPOTHESES[1],
+            ),
+            interpretation="Prop. 2 restricted to the configurations its proof covers.",
+        ),
     )
 )
 
@@ -664,6 +1092,7 @@ P14_PARAMS: list[Any] = [
     _pi(),
     Simplex("alpha", "n"),
     Real("log_s", -6.0, 6.0, size="n", closed=(True, True), special=(0.0,)),
+    Real("zero", 0.0, 1.0, size="n", closed=(True, True), special=(0.0,)),
     LOG_V,
     LOG_Q,
     Real("log_gamma", -6.0, 12.0, closed=(True, True), special=(0.0,)),
@@ -677,7 +1106,7 @@ def _p14_parts(inst: Instance) -> tuple[np.ndarray, np.ndarray, np.ndarray, floa
     return (
         _pis(inst),
         _unit(inst["alpha"]),
-        10.0 ** _arr(inst["log_s"]),
+        _s_of(inst),
         10.0 ** float(inst["log_v"]),
         10.0 ** float(inst["log_Q"]),
         10.0 ** float(inst["log_gamma"]),
@@ -701,16 +1130,101 @@ def _p14_in_q(inst: Instance) -> float:
     return _convexity_margin(f, _p14_hessian(inst), inst, Q, floor=gamma)
 
 
-def _p14_in_q_exact(inst: Instance) -> tuple[Any, str]:
-    pi, alpha = _frs(inst["pi"]), _fr_unit(inst["alpha"])
-    s = _frs(10.0 ** _arr(inst["log_s"]))
-    v, gamma = (Fr(10.0 ** float(inst[k])) for k in ("log_v", "log_gamma"))
+def _p14_exact_parts(inst: Instance) -> tuple[Callable[[list[Any]], Any], dict[str, Any]]:
+    """f(q) = (½qᵀΣq + υ)/πᵀq + Γχ²(q) in Fractions, and its parameters as exact decimals."""
+    parts: dict[str, Any] = {
+        "pi": _frs(inst["pi"]),
+        "alpha": _fr_unit(inst["alpha"]),
+        "sigma": _problem_exact(inst)[1],
+        "upsilon": dec(10.0 ** float(inst["log_v"])),
+        "gamma": dec(10.0 ** float(inst["log_gamma"])),
+        "Q": dec(10.0 ** float(inst["log_Q"])),
+    }
 
     def f(q: list[Any]) -> Any:
-        return _opt_fr(q, pi, s, v) + gamma * _chi2_fr(alpha, pi, q)
+        opt = _opt_fr(q, parts["pi"], parts["sigma"], parts["upsilon"])
+        return opt + parts["gamma"] * _chi2_fr(parts["alpha"], parts["pi"], q)
 
-    Q = 10.0 ** float(inst["log_Q"])
-    return _convexity_exact(f, _p14_hessian(inst), inst, Q, floor=float(gamma))
+    return f, parts
+
+
+def _p14_in_q_exact(inst: Instance) -> tuple[Any, str]:
+    f, parts = _p14_exact_parts(inst)
+    return _convexity_exact(f, _p14_hessian(inst), inst, float(parts["Q"]),
+                            floor=float(parts["gamma"]))  # fmt: skip
+
+
+def _p14_explain(inst: Instance) -> Explanation:
+    """The witness in the paper's quantities: π, α, Σ = diag(Σ_kk), υ, Γ, Q, two points of the
+    slice and ζ; the objective of (14) up to its constant ψ + φ/ln(1/λ) (it cancels)."""
+    f, parts = _p14_exact_parts(inst)
+    pi = parts["pi"]
+    points, lhs, rhs = _convexity_witness(f, _p14_hessian(inst), inst, parts["Q"])
+    q, q2, zeta = points
+    return Explanation(
+        quantities=(
+            Quantity("π", "availability of each client", tuple(pi)),
+            Quantity("α", "target importance", tuple(parts["alpha"])),
+            Quantity("Σ_kk", "Σ = diag(2(E+1)σ_k²π_kΣ_tη_t²) of Theorem 2", tuple(parts["sigma"])),
+            Quantity("υ", "the constant υ of Theorem 2", parts["upsilon"]),
+            Quantity("Γ", "heterogeneity (eq. 9)", parts["gamma"]),
+            Quantity("Q", "‖q‖₁ of the slice", parts["Q"]),
+            Quantity(
+                "f",
+                "objective of (14) less its constant ψ + φ/ln(1/λ)",
+                "",
+                "f(q) = (½qᵀΣq + υ)/πᵀq + Γ·χ²_{α‖p(q)}",
+            ),
+            Quantity("q", "first point (‖q‖₁ = Q)", tuple(q)),
+            Quantity("q′", "second point (‖q′‖₁ = Q)", tuple(q2)),
+            Quantity("ζ", "mixing weight", zeta),
+        ),
+        steps=_convexity_steps(f, pi, points, "f"),
+        lhs=Step("f(q_ζ)", "", lhs),
+        relation="≤",
+        rhs=Step("ζf(q) + (1 − ζ)f(q′)", "", rhs),
+        holds=lhs <= rhs,
+        verify_args={
+            "pi": list(pi),
+            "alpha": list(parts["alpha"]),
+            "sigma": list(parts["sigma"]),
+            "upsilon": parts["upsilon"],
+            "gamma": parts["gamma"],
+            "q": list(q),
+            "q2": list(q2),
+            "zeta": zeta,
+        },
+        note="ψ + φ/ln(1/λ(P)) does not depend on q on the slice: it cancels from both sides.",
+    )
+
+
+def _log_moves(keys: Sequence[str]) -> Callable[[Instance], list[Instance]]:
+    """Shrinking moves: log10 parameters rounded to integers (all at once, then one at a time)
+    or set to 0, so that the paper's quantities 10^x are powers of ten."""
+
+    def moves(inst: Instance) -> list[Instance]:
+        present = [k for k in keys if k in inst]
+        rounded = {k: np.round(inst[k]) if np.ndim(inst[k]) else float(round(inst[k]))
+                   for k in present}  # fmt: skip
+        out = [{**inst, **rounded}]
+        out += [{**inst, k: v} for k, v in rounded.items()]
+        out += [{**inst, k: np.zeros_like(v) if np.ndim(v) else 0.0} for k, v in rounded.items()]
+        return out
+
+    return moves
+
+
+def _moves(
+    *generators: Callable[[Instance], list[Instance]],
+) -> Callable[[Instance], list[Instance]]:
+    def moves(inst: Instance) -> list[Instance]:
+        return [m for g in generators for m in g(inst)]
+
+    return moves
+
+
+#: Shrinking moves of the problem-(212) claims: powers of ten, then short decimals for π.
+MOVES212 = _moves(_log_moves(("log_s", "log_c", "log_v", "log_Q")), _decimal_moves(("pi",)))
 
 
 register(
@@ -722,7 +1236,10 @@ register(
         Space(P14_PARAMS),
         _p14_in_q,
         exact=_p14_in_q_exact,
-        simplify=_decimal_moves(("pi", "alpha", "w1", "w2"), ("alpha", "w1", "w2")),
+        simplify=_moves(
+            _log_moves(("log_s", "log_v", "log_Q", "log_gamma")),
+            _decimal_moves(("pi", "alpha", "w1", "w2"), ("alpha", "w1", "w2")),
+        ),
         notes=(
             CONVEXITY_NOTES
             + "(The objective is what Problem14.objective evaluates.) ε̄_bias = χ²Γ as in 002 "
@@ -733,6 +1250,38 @@ register(
             "perspective form (cafed:problem14-convex-reparametrised)."
         ),
         expected="refuted",
+        explain=_p14_explain,
+        verify=V.verify_problem14_convex_in_q,
+        reading=Reading(
+            quote="minimize ε̄_opt(q) + ε̄_bias(q); subject to q ≥ 0, ‖q‖₁ = Q. (14) In Appendix "
+            "D we prove that (14) is a convex optimization problem, which can be solved with "
+            "the method of Lagrange multipliers.",
+            hypotheses=(
+                Hypothesis(
+                    "ε̄_opt of (13): Σ = diag(2(E+1)σ_k²π_kΣ_tη_t²), υ > 0; ψ + "
+                    "φ/ln(1/λ) constant on the slice",
+                    "Σ_kk ∈ [1e-6, 1e6] (σ_k free), υ ∈ [1e-6, 1e6]; the constant cancels",
+                ),
+                Hypothesis(
+                    "ε̄_bias = χ²_{α‖p}·Γ (eq. 11), Γ ≥ 0 the heterogeneity (eq. 9)",
+                    "Γ ∈ [1e-6, 1e12]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], α on the simplex, N clients", "π ∈ (0, 1]^N, N ∈ [1, 8]"),
+                Hypothesis("the slice ‖q‖₁ = Q", "q = Q·w, Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="A convex optimization problem in its variable q (convex objective "
+            "on the convex feasible set), which is what App. D sets out to prove: ε̄_opt by "
+            "App. E1 and ε̄_bias through Prop. 2 (cafed:appd-prop2).",
+            alternatives="Convex after the change of variables y = q/πᵀq, σ = 1/πᵀq (the one "
+            "App. E1 makes for ε̄_opt alone, not for (14)): "
+            "cafed:problem14-convex-reparametrised (holds).",
+        ),
+        finding=Finding(
+            "error",
+            "ε̄_opt + Γχ² is not convex in q on the slice when Γχ² dominates (Prop. 2 fails); it "
+            "is convex in the perspective variables (y, σ), so (14) is still solvable globally",
+            severity="result",
+        ),
     )
 )
 
@@ -770,9 +1319,9 @@ def _p14_reparam(inst: Instance) -> float:
 
 def _p14_reparam_exact(inst: Instance) -> tuple[Any, str]:
     pi, alpha = _frs(inst["pi"]), _fr_unit(inst["alpha"])
-    s = _frs(10.0 ** _arr(inst["log_s"]))
-    v, Q, gamma = (Fr(10.0 ** float(inst[k])) for k in ("log_v", "log_Q", "log_gamma"))
-    zeta = Fr(float(inst["zeta"]))
+    s = _problem_exact(inst)[1]
+    v, Q, gamma = (dec(10.0 ** float(inst[k])) for k in ("log_v", "log_Q", "log_gamma"))
+    zeta = dec(inst["zeta"])
 
     def J(y: list[Any], sig: Fraction) -> Any:
         quad = sum(a * b * b for a, b in zip(s, y, strict=True)) / (2 * sig)
@@ -814,6 +1363,23 @@ register(
             "Prop. 2, is why the KKT check of fltheory.optimize.kkt is sufficient for (14)."
         ),
         expected="holds",
+        reading=Reading(
+            quote="Let us rewrite the problem by adding a variable s := 1/πᵀq and then replacing "
+            "y := sq. […] the objective function J(y, s) = s·K(y/s) + C in (213) is the "
+            "perspective of the convex function K(q) + C, and is therefore convex (App. E1, for "
+            "ε̄_opt); applied here to the whole objective of (14).",
+            hypotheses=(
+                Hypothesis(
+                    "Σ ⪰ 0 diagonal (σ_k = 0 allowed), υ > 0, Γ ≥ 0",
+                    "Σ_kk ∈ {0} ∪ [1e-6, 1e6], υ ∈ [1e-6, 1e6], Γ ∈ [1e-6, 1e12]",
+                ),
+                Hypothesis(
+                    "π_k ∈ (0, 1], α on the simplex, ‖q‖₁ = Q", "N ∈ [1, 8], Q ∈ [1e-3, 1e3]"
+                ),
+            ),
+            interpretation="The toolkit's reformulation (not a statement the paper makes for "
+            "(14)): the sense in which (14) is a convex problem.",
+        ),
     )
 )
 
@@ -840,7 +1406,7 @@ def _appe1_margin(inst: Instance) -> float:
 
 def _appe1_exact(inst: Instance) -> tuple[Any, str]:
     pi, s = _frs(inst["pi"]), _frs(_s_of(inst))
-    v, Q = Fr(10.0 ** float(inst["log_v"])), Fr(10.0 ** float(inst["log_Q"]))
+    v, Q = dec(10.0 ** float(inst["log_v"])), dec(10.0 ** float(inst["log_Q"]))
     f = lambda q: _opt_fr(q, pi, s, v)  # noqa: E731
     return _convexity_exact(f, _opt_hessian(*_problem(inst)[:3]), inst, float(Q))
 
@@ -860,6 +1426,21 @@ register(
             "(relative error ≤ 1e-12). TRUE: quad-over-linear plus B/(linear)."
         ),
         expected="holds",
+        reading=Reading(
+            quote="the objective function J(y, s) = s·K(y/s) + C in (213) is the perspective of "
+            "the convex function K(q) + C, and is therefore convex [40, pp. 89–90]. Moreover, the "
+            "constraints in (214b)–(214e) define a convex set, and then the optimization problem "
+            "defined by (214a)–(214e) is convex.",
+            hypotheses=(
+                Hypothesis(
+                    "A = Σ ⪰ 0 diagonal (σ_k = 0 allowed), B = υ > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], ‖q‖₁ = Q", "N ∈ [1, 10], Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="J convex on the slice in q itself (quad-over-linear plus B/linear), "
+            "and the identity (213) with the perspective form.",
+        ),
     )
 )
 
@@ -950,6 +1531,65 @@ def _eq211_exact(inst: Instance) -> tuple[float, str]:
     return -dist / scale, method
 
 
+def _eq211_explain(inst: Instance) -> Explanation:
+    """The instance in the paper's quantities — ln(2C_PH), λ(P), T_P, η_t = η₁t^(−a) — the first
+    delays J_t against ln(2C_PHt)/ln(1/λ), and the difference of the two sides of (211)
+    (partial sum to the certified horizon plus the tail bound, 30-digit mpmath)."""
+    import mpmath as mp
+
+    args: dict[str, Any] = {
+        "ln_2cph": dec(inst["log_K"]),
+        "lam": dec(inst["lam"]),
+        "t_p": int(inst["T_P"]),
+        "eta1": dec(inst["eta1"]),
+        "a": dec(inst["a"]),
+    }
+    result = V.verify_eq211_c(**args)
+    _, _, _, tail, n = _eq211_series(inst)
+    steps = []
+    with mp.workdps(30):
+        big_l = -mp.log(mp.mpf(args["lam"].numerator) / args["lam"].denominator)
+        for t in range(1, 5):
+            x = (
+                mp.mpf(args["ln_2cph"].numerator) / args["ln_2cph"].denominator + mp.log(t)
+            ) / big_l
+            j = min(max(int(mp.ceil(x)), args["t_p"]), t)
+            steps.append(Step(f"t = {t}: x_t, J_t", "ln(2C_PHt)/ln(1/λ), min(max(⌈x_t⌉, T_P), t)",
+                              (x, j)))  # fmt: skip
+    steps.append(Step("n", "horizon past which 0 ≤ J_t − x_t ≤ max(1, T_P) and t − J_t ≥ t/2", n))
+    steps.append(Step("tail bound", "max(1, T_P)η₁²2^(2a)n^(1−2a)/(2a − 1)", tail))
+    return Explanation(
+        quantities=(
+            Quantity("ln(2C_PH)", "log of 2C_P·H (Lemma 16, eq. 8)", args["ln_2cph"]),
+            Quantity("λ(P)", "correlation parameter (λ̄₂ + 1)/2", args["lam"]),
+            Quantity("T_P", "mixing threshold of eq. (5)", args["t_p"]),
+            Quantity(
+                "η_t",
+                "step sizes",
+                "",
+                f"η_t = {show(args['eta1'])}·t^(−{show(args['a'])}), η₀ := η₁",
+            ),
+            Quantity(
+                "x_t",
+                "ln(2C_PHt)/ln(1/λ(P)), what φ/ln(1/λ) weighs η²_{t−J_t} by (eq. 13)",
+                "",
+                "x_t = (ln(2C_PH) + ln t)/ln(1/λ)",
+            ),
+            Quantity("J_t", "delay of Theorem 2", "", "J_t = min(max(⌈x_t⌉, T_P), t)"),
+        ),
+        steps=tuple(steps),
+        lhs=Step(
+            "Σ_{t≤n}(J_t − x_t)η²_{t−J_t}",
+            "the difference of the two sides of (211) up to n; the rest lies in [0, tail bound]",
+            result["lhs"],
+        ),
+        relation="= (up to the tail)",
+        rhs=Step("0", "what the '=' of (211) needs (ψ and 2EDGQ > 0 are common)", 0),
+        holds=result["holds"],
+        verify_args=args,
+    )
+
+
 register(
     Claim(
         "cafed:eq211-c",
@@ -987,12 +1627,68 @@ register(
         budget=1000,
         simplify=_eq211_simplify,
         expected="refuted",
+        explain=_eq211_explain,
+        verify=V.verify_eq211_c,
+        reading=Reading(
+            quote="C := ψ + φ/ln(1/λ(P)) = (4L(1+EQ)Γ + 2E²G²)(Σ_{t≥1}η_t²) + 2EDGQ(Σ_{t≥1} "
+            "J_t·η²_{t−J_t}) + H(Σ_{t=1}^{T_P−1}η_t) (211), with φ := 2EDGQ Σ_{t≥1} "
+            "ln(2C_PHt)η²_{t−J_t} (Theorem 2, l.167).",
+            hypotheses=(
+                Hypothesis(
+                    "η_t > 0 with (12): Ση_t = ∞, Σ ln(t)η_t² < ∞",
+                    "η_t = η₁t^(−a), η₁ ∈ (0, 1], a ∈ (½, 1]; η₀ := η₁ where J_t = t",
+                ),
+                Hypothesis(
+                    "λ(P) ∈ (λ̄₂, 1), C_P, H > 0, T_P ≥ 0 (eq. 5, Lemma 16)",
+                    "λ ∈ [½, 1), ln(2C_PH) ∈ [−10, 20], T_P ∈ [0, 20]",
+                ),
+                Hypothesis(
+                    "J_t = min{max{⌈ln(2C_PHt)/ln(1/λ)⌉, T_P}, t} (Theorem 2)",
+                    "fltheory.bounds.series.delays",
+                ),
+            ),
+            interpretation="As printed: the '=' equates ψ + φ/ln(1/λ), with φ as Theorem 2 "
+            "defines it in 002, and the expanded right side. ψ and the factor 2EDGQ > 0 are "
+            "common, so (211) holds iff Σ_t J_tη²_{t−J_t} = Σ_t [ln(2C_PHt)/ln(1/λ)]η²_{t−J_t}. "
+            "The expansion evidently takes J_t for ln(2C_PHt)/ln(1/λ), but J_t rounds it up "
+            "(and floors it at T_P): the two series differ. (000 defines φ with "
+            "ln(2C_PHt)η_t²J_t, further still from (211).)",
+            alternatives="(211)'s right side is the φ that Theorem 2's proof gives (Lemmas "
+            "14–15 before J_t ≤ ln(2C_PHt)/ln(1/λ) + 1): cafed:thm2-eq13-proved.",
+        ),
+        finding=Finding(
+            "error",
+            "the '=' of (211) replaces ln(2C_PHt)/ln(1/λ) by J_t = ⌈ln(2C_PHt)/ln(1/λ)⌉ (floored "
+            "at T_P), which is larger: the two series differ",
+            severity="step",
+            survives="App. E only needs C to be independent of q, which both sides are; "
+            "(211)'s right side is the φ Theorem 2's proof actually gives "
+            "(cafed:thm2-eq13-proved), so the mismatch is Theorem 2's printed φ",
+        ),
     )
 )
 
 # =============================================================================================
 # Eq. (224): the KKT form of the optimum of (212)
 # =============================================================================================
+
+
+#: The hypotheses of problem (212) (App. E) as the "log" spaces enforce them.
+H212 = (
+    Hypothesis(
+        "A = Σ = diag(2(E+1)π_kσ_k²Σ_tη_t²) (eq. 209), σ_k free; App. E1 "
+        "calls K(q) = ½qᵀAq + B strictly convex (A ≻ 0)",
+        "A_kk ∈ [1e-6, 1e6] independent per client",
+    ),
+    Hypothesis("B = υ > 0 (eq. 210); only B relative to A matters (J scales)", "B ∈ [1e-6, 1e6]"),
+    Hypothesis("π_k ∈ (0, 1], ‖q‖₁ = Q > 0", "π ∈ (0, 1]^N, Q ∈ [1e-3, 1e3], N ∈ [1, 10]"),
+)
+
+
+KKT_QUOTE = (
+    "1) If y_k* > 0 (and q_k* > 0), then ω_k* = 0 and: y_k* = (s*/A_kk)(ι*π_k − θ*), q_k* = "
+    "(1/A_kk)(ι*π_k − θ*); (224) 2) y_k* = q_k* = 0 otherwise."
+)
 
 
 def _kkt_form_residual(q: np.ndarray, pi: np.ndarray, s: np.ndarray, v: float, Q: float) -> float:
@@ -1034,6 +1730,12 @@ register(
         notes=EQ224_NOTES + " Margin: −max relative residual of (224) on the support "
         "(tolerance 1e-8). TRUE for A_kk > 0 (the KKT conditions of a convex problem).",
         expected="holds",
+        reading=Reading(
+            quote=KKT_QUOTE,
+            hypotheses=H212,
+            interpretation="The KKT form on the support, with ι*, θ* the multipliers of "
+            "(214d)–(214e) recovered from q*; A ≻ 0 as App. E1's strictly convex K requires.",
+        ),
     )
 )
 
@@ -1057,15 +1759,39 @@ def _eq224_main(inst: Instance) -> float:
 def _eq224_main_exact(inst: Instance) -> tuple[float, str]:
     import mpmath as mp
 
-    pi, s, v, Q = _problem(inst)
+    pi, s, v, Q = _problem_exact(inst)
     with mp.workdps(MP_DIGITS):
-        _, q = brute212_mp(pi, s, v, Q)
-        P, S = [mp.mpf(float(x)) for x in pi], [mp.mpf(float(x)) for x in s]
-        quad = mp.fsum(a * b * b for a, b in zip(S, q, strict=True)) / 2
-        iota = (quad + mp.mpf(v)) / mp.fsum(a * b for a, b in zip(P, q, strict=True))
-        theta = (mp.mpf(v) - quad) / mp.mpf(Q)
-        value = _proportionality(q, [iota * p - theta for p in P])
+        q, iota, theta, _ = _opt212_explained(pi, s, v, Q)
+        value = _proportionality(q, [iota * _mpf(p) - theta for p in pi])
     return float(value), f"mpmath ({MP_DIGITS} digits), brute force over all supports"
+
+
+def _eq224_main_explain(inst: Instance) -> Explanation:
+    pi, s, v, Q = _problem_exact(inst)
+    args = {"pi": pi, "A": s, "B": v, "Q": Q}
+    result = V.verify_eq224_kkt_main(**args)
+    q, iota, theta, steps = _opt212_explained(pi, s, v, Q)
+    on = [k for k in range(len(q)) if q[k] > 0]
+    ratios = tuple(q[k] / (iota * _mpf(pi[k]) - theta) for k in on)
+    return Explanation(
+        quantities=_quantities212(pi, s, v, Q),
+        steps=(
+            *steps,
+            Step("a_k on the support", "q_k*/(ι*π_k − θ*)", ratios),
+            Step(
+                "1/A_kk on the support", "what eq. (224) gives for a_k", tuple(1 / s[k] for k in on)
+            ),
+        ),
+        lhs=Step(f"a_{on[0] + 1}", f"q_{on[0] + 1}*/(ι*π_{on[0] + 1} − θ*)", result["lhs"]),
+        relation="=",
+        rhs=Step(
+            f"a_{on[min(1, len(on) - 1)] + 1}",
+            "the same constant a for every client",
+            result["rhs"],
+        ),
+        holds=result["holds"],
+        verify_args=args,
+    )
 
 
 register(
@@ -1091,6 +1817,27 @@ register(
         "A_kk ∝ σ_k²π_k (eq. 209) that needs σ_k²π_k equal. Counterexample: any two supported "
         "clients with different s_k.",
         expected="refuted",
+        simplify=MOVES212,
+        explain=_eq224_main_explain,
+        verify=V.verify_eq224_kkt_main,
+        reading=Reading(
+            quote="In particular, at the optimum, non-negative weights are set accordingly to "
+            "q_k* = a(ι*π_k − θ*) with a and ι* positive constants (Appendix E2). It follows "
+            "that clients with smaller availability get smaller weights in the aggregation.",
+            hypotheses=H212,
+            interpretation="One constant a shared by all clients, as printed in both copies "
+            "(002 l.194, 000 l.207): the next sentence's inference needs a common a. The "
+            "appendix it cites, eq. (224), has a_k = 1/A_kk per client, and A_kk = "
+            "2(E+1)π_kσ_k²Σ_tη_t² differs across clients — even with equal σ_k (A_kk ∝ π_k).",
+            alternatives="a_k = 1/A_kk per client (eq. 224): cafed:eq224-kkt-appendix (holds).",
+        ),
+        finding=Finding(
+            "typo",
+            "the main text's single constant a is a_k = 1/A_kk per client in the eq. (224) it "
+            "cites (cafed:eq224-kkt-appendix holds); A_kk ∝ π_kσ_k² differs across clients, so "
+            "the inference drawn from it needs care (cafed:appe2-monotone-paper-a)",
+            intended="cafed:eq224-kkt-appendix",
+        ),
     )
 )
 
@@ -1106,7 +1853,7 @@ def _eq224_degenerate(inst: Instance) -> float:
 def _eq224_degenerate_exact(inst: Instance) -> tuple[Any, str]:
     pi, s, v, Q = _problem(inst)
     q = opt212(pi, s, v, Q)
-    P, S, V, QQ = _frs(pi), _frs(s), Fr(v), Fr(Q)
+    P, S, V, QQ = _frs(pi), _frs(s), dec(v), dec(Q)
     qf = [Fr(float(x)) for x in q]
     qf = [x * QQ / sum(qf) for x in qf]
     quad = sum(a * b * b for a, b in zip(S, qf, strict=True)) / 2
@@ -1137,6 +1884,26 @@ register(
         "fltheory's closed form handles this case separately). Counterexample: N = 1, s = 0 "
         "(q* = Q, ι*π = θ* = v/Q).",
         expected="refuted",
+        reading=Reading(
+            quote=KKT_QUOTE + " […] By considering A_kk ≥ 0 and ι* ≥ 0 in Equation (224), we "
+            "conclude that q_k* increases with π_k.",
+            hypotheses=(
+                Hypothesis("A_kk ≥ 0 (σ_k = 0 allowed)", "A_kk ∈ {0} ∪ [1e-6, 1e6]"),
+                Hypothesis("B > 0, π_k ∈ (0, 1], ‖q‖₁ = Q", "B ∈ [1e-6, 1e6], Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="Literal: (224) determines q_k* also for a supported client with "
+            "A_kk = 0, as 'A_kk ≥ 0' might suggest. Not the authors' meaning: (224) is (223) "
+            "divided by A_kk, and App. E1 calls K(q) = ½qᵀAq + B strictly convex (l.1381), "
+            "i.e. A ≻ 0; 'A_kk ≥ 0' is about the sign of the factor 1/A_kk. At A_kk = 0, (223) "
+            "gives ι*π_k = θ* instead and q_k* is set by the other conditions.",
+            alternatives="A ≻ 0: cafed:eq224-kkt-appendix (holds).",
+        ),
+        finding=Finding(
+            "literal",
+            "(224) divides by A_kk, so it presupposes A_kk > 0, as App. E1's strictly convex K "
+            "does; with A ≻ 0 it holds (cafed:eq224-kkt-appendix)",
+            intended="cafed:eq224-kkt-appendix",
+        ),
     )
 )
 
@@ -1162,15 +1929,17 @@ def _eq225_identities(inst: Instance) -> float:
     iota, theta = _multipliers(q, pi, s, v, Q)
     sstar = 1.0 / float(pi @ q)
     s0, s1, s2, det = _active_sums(q, pi, s)
+    # θ* = (B − ½q*ᵀAq*)/Q cancels: its rounding is ~ε(B + ½q*ᵀAq*)/Q, part of its size
+    theta_size = abs(theta) + (v + 0.5 * float(s @ (q * q))) / Q
     residuals = [
         # (225): ι s S₂ − θ s S₁ = 1
         abs(iota * sstar * s2 - theta * sstar * s1 - 1.0)
-        / (abs(iota * sstar * s2) + abs(theta * sstar * s1) + 1.0),
+        / (abs(iota * sstar * s2) + theta_size * sstar * s1 + 1.0),
         # (226): ι S₁ = Q + θ S₀
-        abs(iota * s1 - Q - theta * s0) / (abs(iota * s1) + Q + abs(theta * s0)),
+        abs(iota * s1 - Q - theta * s0) / (abs(iota * s1) + Q + theta_size * s0),
         # (227), cross-multiplied: θ s [S₀S₂ − S₁²] = S₁ − Q s S₂
         abs(theta * sstar * det - (s1 - Q * sstar * s2))
-        / (abs(theta) * sstar * s0 * s2 + s1 + Q * sstar * s2),
+        / (theta_size * sstar * s0 * s2 + s1 + Q * sstar * s2),
     ]
     return -max(residuals)
 
@@ -1185,10 +1954,19 @@ register(
         _space212("log"),
         _eq225_identities,
         tolerance=1e-8,
-        notes=EQ224_NOTES + " Residuals relative to the sum of the terms' magnitudes; (227) "
+        notes=EQ224_NOTES + " Residuals relative to the sum of the terms' magnitudes (θ*'s "
+        "counted with its rounding error ε(B + ½q*ᵀAq*)/Q: it is a difference); (227) "
         "cross-multiplied so that it stays meaningful where its denominator vanishes. TRUE "
         "(the algebra of (225)–(227) re-derived here agrees with the print).",
         expected="holds",
+        reading=Reading(
+            quote="(225) ι*s*Σπ_k²/A_kk − θ*s*Σπ_k/A_kk = 1; (226) ι* = (Q + θ*Σ1/A_kk)/"
+            "Σπ_k/A_kk; (227) θ* = [Σπ_k/A_kk − Qs*Σπ_k²/A_kk]/(s*[(Σ1/A_kk)(Σπ_k²/A_kk) − "
+            "(Σπ_k/A_kk)²]) (sums over k ∉ X)",
+            hypotheses=H212,
+            interpretation="The three relations hold at the optimum ((227) cross-multiplied, so "
+            "that it stays meaningful where its denominator vanishes).",
+        ),
     )
 )
 
@@ -1201,17 +1979,48 @@ def _eq227_determines(inst: Instance) -> float:
 
 
 def _eq227_determines_exact(inst: Instance) -> tuple[Any, str]:
-    pi, s, v, Q = _problem(inst)
-    q = opt212(pi, s, v, Q)
-    on = [k for k in range(q.size) if q[k] > 0]
-    P, S = _frs(pi), _frs(s)
-    s0 = sum(1 / S[k] for k in on)
-    s1 = sum(P[k] / S[k] for k in on)
-    s2 = sum(P[k] ** 2 / S[k] for k in on)
+    pi, s, v, Q = _problem_exact(inst)
+    q, _, _, _ = _opt212_explained(pi, s, v, Q)
+    on = [k for k in range(len(q)) if q[k] > 0]
+    s0 = sum(1 / s[k] for k in on)
+    s1 = sum(pi[k] / s[k] for k in on)
+    s2 = sum(pi[k] ** 2 / s[k] for k in on)
     det = s0 * s2 - s1**2
-    return (
-        det / (s0 * s2) if det > 0 else Fr(-1)
-    ), "exact rationals (support of the certified optimum)"
+    return (det / (s0 * s2) if det > 0 else Fr(-1)), (
+        "exact rationals on the support of the 50-digit brute-force optimum"
+    )
+
+
+def _eq227_explain(inst: Instance) -> Explanation:
+    pi, s, v, Q = _problem_exact(inst)
+    args = {"pi": pi, "A": s, "B": v, "Q": Q}
+    result = V.verify_eq225_227_closed_form(**args)
+    q, _, _, steps = _opt212_explained(pi, s, v, Q)
+    on = [k for k in range(len(q)) if q[k] > 0]
+    s0 = sum(1 / s[k] for k in on)
+    s1 = sum(pi[k] / s[k] for k in on)
+    s2 = sum(pi[k] ** 2 / s[k] for k in on)
+    import mpmath as mp
+
+    with mp.workdps(MP_DIGITS):
+        sstar = 1 / mp.fsum(_mpf(pi[k]) * q[k] for k in on)
+        numerator = _mpf(s1) - _mpf(Q) * sstar * _mpf(s2)
+    return Explanation(
+        quantities=_quantities212(pi, s, v, Q),
+        steps=(
+            *steps,
+            Step("s*", "1/πᵀq*", sstar),
+            Step("S₀, S₁, S₂", "Σ_{k∉X}1/A_kk, Σ_{k∉X}π_k/A_kk, Σ_{k∉X}π_k²/A_kk", (s0, s1, s2)),
+            Step("numerator of (227)", "S₁ − Qs*S₂", numerator),
+        ),
+        lhs=Step("S₀S₂ − S₁²", "the denominator of (227) over s*", result["lhs"]),
+        relation="≠",
+        rhs=Step("0", "what a closed form for θ* needs", 0),
+        holds=result["holds"],
+        verify_args=args,
+        note="With one client on the support, or equal π_k on it, (225) and (226) are the same "
+        "equation and (227) reads 0/0; θ* = (B − ½q*ᵀAq*)/Q (from ∂L/∂s = 0) still fixes it.",
+    )
 
 
 register(
@@ -1220,7 +2029,7 @@ register(
         _src("App. E3", "eq. (227), 'the closed-form solution for θ*'", (1445, 1463)),
         "Eq. (227) gives θ* in closed form: its denominator s*[(Σ_{k∉X}1/A_kk)(Σπ_k²/A_kk) − "
         "(Σπ_k/A_kk)²] is non-zero at the optimum.",
-        _space212("log"),
+        _space212("log", n_min=2, where=_distinct_pi),
         _eq227_determines,
         exact=_eq227_determines_exact,
         notes=(
@@ -1230,9 +2039,45 @@ register(
             "π_k are all equal, and then (227) reads 0/0 although θ* = (B − ½q*ᵀAq*)/Q is "
             "determined. Also not a closed form as printed: it contains s* = 1/πᵀq* (README); "
             "fltheory.optimize.problem212 re-derives one (a quadratic in the threshold). "
-            "Counterexample: N = 1."
+            "N ≥ 2 and distinct π_k: with one client there is nothing to aggregate, and equal "
+            "π_k (the other way (227) is 0/0) would let the witness look degenerate; the "
+            "single-client support is the robust case. Counterexample (moderate): π = (0.5, "
+            "0.9), A = 1, B = 10, Q = 1: q* = (0, 1)."
         ),
         expected="refuted",
+        simplify=MOVES212,
+        explain=_eq227_explain,
+        verify=V.verify_eq225_227_closed_form,
+        reading=Reading(
+            quote="replacing (226) in (225), we derive the closed-form solution for θ*: θ* = "
+            "[Σ_{k∉X}π_k/A_kk − Qs*Σ_{k∉X}π_k²/A_kk] / (s*[(Σ_{k∉X}1/A_kk)(Σ_{k∉X}π_k²/A_kk) − "
+            "(Σ_{k∉X}π_k/A_kk)²]) (227)",
+            hypotheses=(
+                *H212[:2],
+                Hypothesis(
+                    "N ≥ 2 clients, π_k ∈ (0, 1], ‖q‖₁ = Q > 0",
+                    "N ∈ [2, 10], π ∈ (0, 1]^N with distinct entries, Q ∈ [1e-3, 1e3]",
+                ),
+            ),
+            interpretation="(227) determines θ* at the optimum, for every instance of (212): "
+            "App. E3 presents it as the closed-form solution 'for completeness', with no "
+            "condition on the active set X. Its denominator vanishes (Cauchy–Schwarz with "
+            "equality) when the optimum keeps one client — what large B gives, and B = υ "
+            "contains MQ/4·Σ(η_t² + 1/t²), large for product chains (M = 2^N states) — or "
+            "when the kept clients have equal π_k.",
+            alternatives="The identities (225)–(227) themselves hold at the optimum "
+            "(cafed:eq225-227-closed-form-identities); θ* = (B − ½q*ᵀAq*)/Q from ∂L/∂s = 0 is "
+            "always defined.",
+        ),
+        finding=Finding(
+            "error",
+            "(227)'s denominator S₀S₂ − S₁² is 0 — (227) reads 0/0 — whenever the optimum keeps "
+            "a single client (e.g. large B) or the kept clients have equal π_k",
+            severity="step",
+            survives="θ* = (B − ½q*ᵀAq*)/Q (from ∂L/∂s = 0) is always determined, and nothing "
+            "else in the paper uses (227); (227) also contains s* = 1/πᵀq*, so it is not a "
+            "closed form as printed",
+        ),
     )
 )
 
@@ -1248,7 +2093,9 @@ def _iota_nonneg(inst: Instance) -> float:
     j_star = (0.5 * float(s @ (q * q)) + v) / float(pi @ q)
     # dual feasibility of q_k = 0 clients: ω_k = θ* − ι*π_k ≥ 0 (eq. 223)
     off = q == 0.0
-    dual = (theta - iota * pi[off]) / (iota * pi[off] + abs(theta)) if off.any() else np.ones(1)
+    # (θ* = (B − ½q*ᵀAq*)/Q carries a rounding error ~ε(B + ½q*ᵀAq*)/Q: part of the scale)
+    size = iota * pi[off] + abs(theta) + (v + 0.5 * float(s @ (q * q))) / Q
+    dual = (theta - iota * pi[off]) / size if off.any() else np.ones(1)
     # a relaxed-feasible point (πᵀy′ = c ≥ 1, ‖y′‖₁ = Qσ′), scaled by 1/c in y AND σ, is
     # feasible for (214) with objective J/c: the relaxed optimum is not below J*
     c = float(inst["c"])
@@ -1257,8 +2104,12 @@ def _iota_nonneg(inst: Instance) -> float:
     y, sig = c * w / d, c / d
     relaxed = 0.5 * float(s @ (y * y)) / sig + v * sig
     scaled = 0.5 * float(s @ ((y / c) ** 2)) / (sig / c) + v * (sig / c)
+    # J* ≥ J(q*) − (Frank–Wolfe gap of q*): the certified optimum is within its gap of J*
+    d_star = float(pi @ q)
+    grad = s * q / d_star - (j_star / d_star) * pi
+    j_lower = j_star - max(float(grad @ q) - Q * float(grad.min()), 0.0)
     return min(1.0 if iota > 0 else -1.0, float(dual.min()), _rel(relaxed, scaled),
-               _rel(scaled, j_star))  # fmt: skip
+               _rel(scaled, j_lower))  # fmt: skip
 
 
 register(
@@ -1273,16 +2124,36 @@ register(
         _iota_nonneg,
         notes=EQ224_NOTES + " Margin: min of sign(ι*), the dual feasibility θ* − ι*π_k ≥ 0 of "
         "the excluded clients (relative), J(y′, σ′) ≥ J(y′/c, σ′/c) for a relaxed-feasible "
-        "point, and J(y′/c, σ′/c) ≥ J*. TRUE with the corrected argument: σ must be scaled "
-        "with y (cafed:appe2-iota-nonneg-printed). No exact margin: a holding claim, and the "
+        "point, and J(y′/c, σ′/c) ≥ J* (J* bounded below by J(q*) minus q*'s Frank–Wolfe gap: "
+        "the certificate's slack is not a violation). TRUE with the corrected argument: σ must "
+        "be scaled with y (cafed:appe2-iota-nonneg-printed). No exact margin: a holding claim, "
+        "and the "
         "optimum is irrational.",
         expected="holds",
+        reading=Reading(
+            quote="By replacing the equality constraint (214d) […] with the inequality "
+            "constraint πᵀy ≥ 1, we establish an equivalent optimization problem. […] "
+            "Additionally, the new problem states that the Lagrange multiplier (ι*) associated "
+            "with the inequality constraint must be non-negative.",
+            hypotheses=(
+                Hypothesis(
+                    "A ⪰ 0 diagonal (A_kk = 0 allowed), B > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis(
+                    "π_k ∈ (0, 1], ‖q‖₁ = Q, a relaxed point with πᵀy′ = c ≥ 1", "c ∈ [1, 100]"
+                ),
+            ),
+            interpretation="The equivalence with the corrected scaling (y and s together) and "
+            "the conclusion ι* ≥ 0 (> 0 in fact), with the dual feasibility of the excluded "
+            "clients.",
+        ),
     )
 )
 
 
 def _iota_printed(inst: Instance) -> float:
-    pi, _s, _v, Q = _problem(inst)
+    pi, Q = _pis(inst), 10.0 ** float(inst["log_Q"])
     c = float(inst["c"])
     w = Q * _unit(inst["w1"])
     d = float(pi @ w)
@@ -1291,13 +2162,48 @@ def _iota_printed(inst: Instance) -> float:
     return -abs(float(y2.sum()) - Q * sig) / (Q * sig)
 
 
-def _iota_printed_exact(inst: Instance) -> tuple[Any, str]:
-    P, Q, c = _frs(inst["pi"]), Fr(10.0 ** float(inst["log_Q"])), Fr(float(inst["c"]))
+def _iota_printed_parts(inst: Instance) -> dict[str, Any]:
+    """π, Q and the relaxed-feasible (y′, s′) = (c·w/πᵀw, c/πᵀw), w = Q·w1, exactly."""
+    P, Q, c = _frs(inst["pi"]), dec(10.0 ** float(inst["log_Q"])), dec(inst["c"])
     w = [Q * x for x in _fr_unit(inst["w1"])]
     d = sum(a * b for a, b in zip(P, w, strict=True))
-    y, sig = [c * x / d for x in w], c / d
-    py = sum(a * b for a, b in zip(P, y, strict=True))
+    return {"pi": P, "Q": Q, "y1": [c * x / d for x in w], "s1": c / d}
+
+
+def _iota_printed_exact(inst: Instance) -> tuple[Any, str]:
+    parts = _iota_printed_parts(inst)
+    y, sig, Q = parts["y1"], parts["s1"], parts["Q"]
+    py = sum(a * b for a, b in zip(parts["pi"], y, strict=True))
     return -abs(sum(x / py for x in y) - Q * sig) / (Q * sig), "exact rationals"
+
+
+def _iota_printed_explain(inst: Instance) -> Explanation:
+    args = _iota_printed_parts(inst)
+    result = V.verify_appe2_iota_nonneg_printed(**args)
+    py = sum(a * b for a, b in zip(args["pi"], args["y1"], strict=True))
+    return Explanation(
+        quantities=(
+            Quantity("π", "availability of each client", tuple(args["pi"])),
+            Quantity("Q", "‖q‖₁", args["Q"]),
+            Quantity("y′", "a feasible y of the relaxed problem (πᵀy ≥ 1)", tuple(args["y1"])),
+            Quantity("s′", "its s: ‖y′‖₁ = Qs′ (214e)", args["s1"]),
+        ),
+        steps=(
+            Step("πᵀy′", "Σ_kπ_ky′_k (> 1)", py),
+            Step(
+                "y″",
+                "y′/πᵀy′ (the printed scaling, s′ unchanged)",
+                tuple(y / py for y in args["y1"]),
+            ),
+        ),
+        lhs=Step("‖y″‖₁", "", result["lhs"]),
+        relation="=",
+        rhs=Step("Qs′", "(214e) at (y″, s′)", result["rhs"]),
+        holds=result["holds"],
+        verify_args=args,
+        note="Scaling s′ too (s″ = s′/πᵀy′) makes the point feasible with objective J/πᵀy′ + "
+        "C(1 − 1/πᵀy′) < J: the step's conclusion survives (cafed:appe2-iota-nonneg).",
+    )
 
 
 register(
@@ -1306,7 +2212,15 @@ register(
         _src("App. E2", "the printed scaling step y″ = y′/πᵀy′", (1443, 1443)),
         "For any feasible (y′, s′) of the relaxed problem with πᵀy′ > 1, y″ = y′/πᵀy′ (s′ "
         "unchanged) is feasible with a lower objective.",
-        _space212("log", Real("c", 1.0, 100.0, closed=(False, True)), Simplex("w1", "n")),
+        Space(
+            [
+                Integer("n", 2, 10),
+                _pi(),
+                LOG_Q,
+                Real("c", 1.0, 100.0, closed=(False, True)),
+                Simplex("w1", "n"),
+            ]
+        ),
         _iota_printed,
         exact=_iota_printed_exact,
         notes=(
@@ -1316,6 +2230,193 @@ register(
             "cafed:appe2-iota-nonneg checks."
         ),
         expected="refuted",
+        simplify=_moves(
+            _log_moves(("log_Q",)),
+            _decimal_moves(("pi", "w1"), ("w1",)),
+            lambda i: [{**i, "c": float(max(2, round(i["c"])))}],
+        ),
+        explain=_iota_printed_explain,
+        verify=V.verify_appe2_iota_nonneg_printed,
+        reading=Reading(
+            quote="By replacing the equality constraint (214d) in Problem (214a)–(214e) with the "
+            "inequality constraint πᵀy ≥ 1, we establish an equivalent optimization problem. "
+            "The equivalence holds because, for any feasible solution y′ with πᵀy′ > 1, we can "
+            "consider the solution y″ = y′/πᵀy′ < y′, leading to a lower objective function "
+            "value.",
+            hypotheses=(
+                Hypothesis(
+                    "(214): y ≥ 0, s > 0, πᵀy = 1 (relaxed: ≥ 1), ‖y‖₁ = Qs",
+                    "y′ = c·w/πᵀw, s′ = c/πᵀw with w = Q·w1 > 0, c = πᵀy′ ∈ (1, 100]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], Q > 0", "π ∈ (0, 1]^N, Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="As printed: the candidate y″ = y′/πᵀy′ with the same s′, the only "
+            "variable the sentence scales. It violates (214e) ‖y‖₁ = Qs by the factor 1/πᵀy′ "
+            "for every relaxed point with πᵀy′ > 1.",
+            alternatives="Scaling (y′, s′) together: cafed:appe2-iota-nonneg (holds), which "
+            "also checks ι* ≥ 0 at the optimum.",
+        ),
+        finding=Finding(
+            "error",
+            "the printed y″ = y′/πᵀy′ with s′ unchanged violates ‖y‖₁ = Qs (214e) whenever "
+            "πᵀy′ > 1: s must be scaled too",
+            severity="step",
+            survives="scaling s with y, (y′, s′)/πᵀy′ is feasible with a lower objective, so "
+            "the relaxation is equivalent and ι* ≥ 0 (cafed:appe2-iota-nonneg holds)",
+        ),
+    )
+)
+
+E2_BOUNDARY_QUOTE = (
+    "Since the constraint s > 0 defines an open set, the set defined by the constraints in "
+    "(214b)–(214e) is not closed. However, the solution of the optimization problem defined by "
+    "(214a)–(214e) is never on the boundary s = 0 because L → +∞ as s → 0⁺, therefore we can "
+    "consider s ≥ 0. Moreover, strong duality holds for the Slater's constraint qualification "
+    "for convex problems."
+)
+
+
+def _s_positive(inst: Instance) -> float:
+    """min of (a) s*·Q·max π − 1 at the certified optimum (s* = 1/πᵀq* ≥ 1/(Q max π): (214d)
+    and (214e) keep s away from 0) and (b) the relative excess of J(y, σ) over the bound
+    1/(2σS₂) + Bσ, S₂ = Σ_k π_k²/A_kk, at a point with πᵀy = 1 and any σ > 0 (Cauchy–Schwarz:
+    yᵀAy ≥ (πᵀy)²/S₂, so J → +∞ as σ → 0⁺ when A ≻ 0)."""
+    pi, s, v, Q = _problem(inst)
+    q = opt212(pi, s, v, Q)
+    part_a = (Q * float(pi.max())) / float(pi @ q) - 1.0
+    w = _unit(inst["w1"])
+    y = w / float(pi @ w)
+    sigma = 10.0 ** float(inst["log_sigma"])
+    J = 0.5 * float(s @ (y * y)) / sigma + v * sigma
+    pos = s > 0.0
+    s2 = float(np.sum(pi[pos] ** 2 / s[pos])) if np.all(pos) else math.inf
+    bound = (0.5 / (sigma * s2) if math.isfinite(s2) else 0.0) + v * sigma
+    _finite(J, bound)
+    return min(part_a, (J - bound) / max(J, TINY) + 1e-12)
+
+
+register(
+    Claim(
+        "cafed:appe2-s-positive",
+        _src("App. E2", "'the solution … is never on the boundary s = 0'", (1404, 1404)),
+        "The optimum of (214) has s* > 0: every feasible point has s ≥ 1/(Q·max_k π_k), and with "
+        "A ≻ 0, J(y, s) ≥ 1/(2sΣ_kπ_k²/A_kk) + Bs → +∞ as s → 0⁺ on πᵀy = 1.",
+        _space212(
+            "zeros",
+            Simplex("w1", "n"),
+            Real("log_sigma", -6.0, 6.0, closed=(True, True), special=(0.0,)),
+        ),
+        _s_positive,
+        tolerance=1e-12,
+        notes=EQ224_NOTES + " Margin: min of (a) Q·max π·s* − 1 and (b) (J(y, s) − "
+        "1/(2sS₂) − Bs)/J + 1e-12 (the bound is attained for y ∝ A⁻¹π). TRUE. The paper's reason "
+        "('L → +∞ as s → 0⁺') needs A ≻ 0 or (214e): with A_kk = 0 on a client J(y, s) = Bs → 0 "
+        "along y = e_k/π_k; (214d)–(214e) alone keep s ≥ 1/(Q·max π).",
+        expected="holds",
+        reading=Reading(
+            quote=E2_BOUNDARY_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "A ⪰ 0 diagonal (A_kk = 0 allowed: σ_k = 0)", "A_kk ∈ {0} ∪ [1e-6, 1e6]"
+                ),
+                *H212[1:],
+            ),
+            interpretation="The optimum is attained in the open set s > 0; the paper's stated "
+            "reason (J, and L, blow up as s → 0⁺) is checked as the bound J ≥ 1/(2sS₂) + Bs.",
+        ),
+    )
+)
+
+
+def _dual_optimum(pi: np.ndarray, s: np.ndarray, v: float, Q: float, hi: float) -> float:
+    """The optimum of the Lagrange dual of (214) (C dropped), independently of the primal:
+    max ι s.t. min_θ [½Σ_{A_kk>0}(ιπ_k − θ)₊²/A_kk + θQ] ≤ B with θ ≥ ιπ_k for A_kk = 0 (the
+    infimum of L over y ≥ 0 (ω ≥ 0 at its best) and s > 0 is ι + C when this holds, −∞ else).
+    Bisection on ι ∈ [0, hi] (hi ≥ J*, by weak duality an upper bound), θ in closed form on
+    each active set; in 60-digit mpmath: the gaps ιπ_k − θ of the active clients can be 10⁻³⁰
+    of ιπ_k (B ≫ A_kkQ²), beyond double precision."""
+    import mpmath as mp
+
+    with mp.workdps(60):
+        pos = s > 0.0
+        order = np.argsort(-pi[pos], kind="stable")
+        p_pos = [mp.mpf(float(x)) for x in pi[pos][order]]
+        inv = [1 / mp.mpf(float(x)) for x in s[pos][order]]
+        p_zero = mp.mpf(float(pi[~pos].max())) if np.any(~pos) else None
+        V, QQ = mp.mpf(v), mp.mpf(Q)
+
+        def m(iota: Any) -> Any:
+            gaps: list[Any] = []
+            theta = None  # (no client with A_kk > 0)
+            for j in range(1, len(p_pos) + 1):  # the root θ of Σ(ιπ_k − θ)₊/A_kk = Q
+                s0 = mp.fsum(inv[:j])
+                theta = (
+                    iota * mp.fsum(a * b for a, b in zip(p_pos[:j], inv[:j], strict=True)) / s0
+                    - QQ / s0
+                )
+                gaps = [iota * p - theta for p in p_pos]
+                if gaps[j - 1] > 0 and (j == len(p_pos) or gaps[j] <= 0):
+                    break
+            if p_zero is not None and (theta is None or iota * p_zero > theta):
+                theta = iota * p_zero  # a client with A_kk = 0 binds: θ ≥ ιπ_k
+                gaps = [iota * p - theta for p in p_pos]
+            assert theta is not None
+            return (
+                mp.fsum(max(g, 0) ** 2 * w for g, w in zip(gaps, inv, strict=True)) / 2 + theta * QQ
+            )
+
+        lo, up = mp.mpf(0), mp.mpf(hi)
+        for _ in range(80):
+            mid = (lo + up) / 2
+            if m(mid) <= V:
+                lo = mid
+            else:
+                up = mid
+        return float(lo)
+
+
+def _strong_duality(inst: Instance) -> float:
+    pi, s, v, Q = _problem(inst)
+    q = opt212(pi, s, v, Q)
+    primal = (0.5 * float(s @ (q * q)) + v) / float(pi @ q)
+    uniform = np.full(pi.size, Q / pi.size)
+    upper = 2.0 * (0.5 * float(s @ (uniform * uniform)) + v) / float(pi @ uniform)
+    dual = _dual_optimum(pi, s, v, Q, upper)
+    _finite(primal, dual)
+    return -abs(dual - primal) / primal
+
+
+register(
+    Claim(
+        "cafed:appe2-strong-duality",
+        _src(
+            "App. E2",
+            "'strong duality holds for the Slater's constraint qualification'",
+            (1404, 1404),
+        ),
+        "Strong duality holds for (214): the optimum of its Lagrange dual equals J* − C.",
+        _space212("zeros"),
+        _strong_duality,
+        tolerance=1e-5,
+        notes=EQ224_NOTES + " The dual is solved on its own (bisection on ι with θ in closed "
+        "form, 60-digit mpmath, _dual_optimum; no primal quantity but an upper bracket); margin "
+        "−|d* − (J* − C)|/(J* − C), tolerance 1e-5: J* comes from "
+        "the float solver opt212, whose objective "
+        "is good to a few 1e-7 relative on ill-conditioned instances (seeds 0-2 at the default "
+        "budget: |d* − (J* − C)|/(J* − C) ≤ 3.1e-7); a duality gap would show at order one. "
+        "TRUE: (214) is convex and q = (Q/N)1 is strictly "
+        "feasible (Slater). A_kk = 0 allowed: such a client forces θ ≥ ιπ_k in the dual.",
+        expected="holds",
+        reading=Reading(
+            quote=E2_BOUNDARY_QUOTE,
+            hypotheses=(
+                Hypothesis("A ⪰ 0 diagonal (A_kk = 0 allowed)", "A_kk ∈ {0} ∪ [1e-6, 1e6]"),
+                *H212[1:],
+            ),
+            interpretation="Zero duality gap between (214) and its Lagrange dual (what the KKT "
+            "conditions (216)–(221) rely on); Slater holds since q = (Q/N)1 is strictly "
+            "feasible.",
+        ),
     )
 )
 
@@ -1324,7 +2425,14 @@ register(
 # =============================================================================================
 
 
-def _monotone_gap(q: Sequence[Any], pi: np.ndarray, Q: float) -> Any:
+MONO_QUOTE = (
+    "By considering A_kk ≥ 0 and ι* ≥ 0 in Equation (224), we conclude that q_k* increases "
+    "with π_k, providing analytical support for Guideline A. (App. E2) — It follows that "
+    "clients with smaller availability get smaller weights in the aggregation. (§III-D)"
+)
+
+
+def _monotone_gap(q: Sequence[Any], pi: Any, Q: float) -> Any:
     """min over pairs π_i < π_j of (q_j − q_i)/Q (1 when no pair)."""
     best: Any = 1.0
     for i, j in itertools.permutations(range(len(q)), 2):
@@ -1350,13 +2458,45 @@ def _monotone(inst: Instance) -> float:
 
 
 def _monotone_exact(inst: Instance) -> tuple[float, str]:
-    pi, s, v, Q = _problem(inst)
-    if np.any(s == 0.0):
+    pi, s, v, Q = _problem_exact(inst)
+    if any(x == 0 for x in s):
         raise NumericalError("the exact brute force needs s > 0")
     _, q = brute212_mp(pi, s, v, Q)
     return float(
-        _monotone_gap(q, pi, Q)
+        _monotone_gap(q, pi, float(Q))
     ), f"mpmath ({MP_DIGITS} digits), brute force over all supports"
+
+
+def _monotone_explain(inst: Instance) -> Explanation:
+    """The optimum of (212) in the paper's quantities and the pair π_i < π_j with the largest
+    q_i* − q_j* (for the paper's A, A_kk = c·π_k with c = 2(E+1)σ²Σ_tη_t²)."""
+    pi, s, v, Q = _problem_exact(inst)
+    q, _, theta, steps = _opt212_explained(pi, s, v, Q)
+    pairs = [(q[i] - q[j], i, j) for i in range(len(pi)) for j in range(len(pi)) if pi[i] < pi[j]]
+    worst, i, j = max(pairs) if pairs else (0, 0, 0)
+    quantities = _quantities212(pi, s, v, Q)
+    args: dict[str, Any] = {}
+    if inst.get("paper_a"):
+        c = dec(10.0 ** float(inst["log_c"]))
+        quantities = (*quantities[:1], Quantity("c", "2(E+1)σ²Σ_tη_t² (equal σ_k)", c),
+                      Quantity("A_kk", "A = diag(c·π_k) (eq. 209 with equal σ_k)", tuple(s)),
+                      *quantities[2:])  # fmt: skip
+        args = {"pi": pi, "c": c, "B": v, "Q": Q}
+    return Explanation(
+        quantities=quantities,
+        steps=steps,
+        lhs=Step(
+            f"q_{j + 1}*", f"weight of client {j + 1} (π = {show(pi[j])}, the more available)", q[j]
+        ),
+        relation="≥",
+        rhs=Step(f"q_{i + 1}*", f"weight of client {i + 1} (π = {show(pi[i])})", q[i]),
+        holds=bool(worst <= 0),
+        verify_args=args,
+        note="θ* < 0: nobody is excluded and (224) reads q_k* = (ι* − θ*/π_k)/c, which "
+        "decreases in π_k."
+        if inst.get("paper_a") and theta < 0
+        else "",
+    )
 
 
 MONO_NOTES = (
@@ -1377,6 +2517,27 @@ register(
         notes=MONO_NOTES + " FALSE: (224) holds A_kk fixed; a more available client with a "
         "larger A_kk gets less weight.",
         expected="refuted",
+        simplify=MOVES212,
+        explain=_monotone_explain,
+        reading=Reading(
+            quote=MONO_QUOTE,
+            hypotheses=H212,
+            interpretation="Literal: across clients whose A_kk differ arbitrarily, the more "
+            "available one gets at least as much weight. Not the authors' meaning: the "
+            "argument reads (224), q_k* = (ι*π_k − θ*)/A_kk, as a function of π_k with A_kk "
+            "held fixed; a client with a much larger A_kk (noisier gradients) and a larger π_k "
+            "getting less weight is no counterexample to 'increases with π_k'.",
+            alternatives="At fixed A_kk (equal for the clients compared): "
+            "cafed:appe2-monotone-equal-a (holds). At fixed σ_k with the model's A_kk ∝ π_kσ_k² "
+            "(eq. 209): cafed:appe2-monotone-paper-a (an error).",
+        ),
+        finding=Finding(
+            "literal",
+            "compares clients with different A_kk, which (224)'s argument holds fixed; at equal "
+            "A_kk q_k* increases with π_k (cafed:appe2-monotone-equal-a holds) — but see "
+            "cafed:appe2-monotone-paper-a for the model's A_kk ∝ π_k",
+            intended="cafed:appe2-monotone-equal-a",
+        ),
     )
 )
 
@@ -1390,6 +2551,18 @@ register(
         exact=_monotone_exact,
         notes=MONO_NOTES + " TRUE: q_k* = (ι*π_k − θ*)₊/A with ι* > 0.",
         expected="holds",
+        reading=Reading(
+            quote=MONO_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "A_kk equal for the clients compared (A held fixed, as the "
+                    "argument on (224) does)",
+                    "A = c·I, c ∈ [1e-6, 1e6]",
+                ),
+                *H212[1:],
+            ),
+            interpretation="'Increases with π_k' at fixed A_kk: the comparison (224) supports.",
+        ),
     )
 )
 
@@ -1409,6 +2582,41 @@ register(
         "θ* = (B − ½q*ᵀAq*)/Q < 0 (small B) nobody is excluded and the LESS available get more "
         "weight. Hand example: π = (0.2, 0.9), A = π, B = 1e-3, Q = 1: q* ≈ (0.58, 0.42).",
         expected="refuted",
+        simplify=MOVES212,
+        explain=_monotone_explain,
+        verify=V.verify_appe2_monotone_paper_a,
+        reading=Reading(
+            quote=MONO_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "A = Σ = diag(2(E+1)π_kσ_k²Σ_tη_t²) (eq. 209) with equal σ_k: the "
+                    "clients compared differ only in π_k",
+                    "A = c·diag(π), c ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis(
+                    "B = υ > 0 (eq. 210); only B/c matters (J scales) and σ² is "
+                    "unbounded, so every B/c > 0 arises",
+                    "B ∈ [1e-6, 1e6]",
+                ),
+                H212[2],
+            ),
+            interpretation="'q_k* increases with π_k' compared at fixed other parameters of the "
+            "model — clients that differ only in their availability (equal σ_k). In the model "
+            "A_kk itself grows with π_k (eq. 209), so (224) reads q_k* = (ι* − θ*/π_k)/c, "
+            "increasing in π_k iff θ* ≥ 0; θ* = (B − ½q*ᵀAq*)/Q < 0 when B is small against "
+            "the noise term, and then nobody is excluded and the less available get more.",
+            alternatives="At fixed A_kk: cafed:appe2-monotone-equal-a (holds). The exclusion "
+            "rule (excluded ⇔ π_k ≤ θ*/ι*): cafed:guideline-a-support (holds).",
+        ),
+        finding=Finding(
+            "error",
+            "with the paper's own A (eq. 209: A_kk ∝ π_k for equal σ_k), q_k* = (ι* − θ*/π_k)/c "
+            "decreases in π_k when θ* < 0 (B small): the less available get more weight",
+            severity="step",
+            survives="Guideline A survives: the excluded clients are always the least available "
+            "(excluded ⇔ ι*π_k ≤ θ*, cafed:guideline-a-support), and q* does increase with π_k "
+            "whenever someone is excluded (then θ* > 0)",
+        ),
     )
 )
 
@@ -1444,6 +2652,19 @@ register(
         "give 0, allowed). TRUE: from the KKT conditions, excluded ⇔ π_k ≤ θ*/ι* for A_kk > 0; "
         "zero-noise clients below the largest zero-noise π get 0 too.",
         expected="holds",
+        reading=Reading(
+            quote="Guideline A: to accelerate convergence, we can exclude clients with low "
+            "availability π_k by setting q_k* = 0. (§III-D, supported by App. E2)",
+            hypotheses=(
+                Hypothesis(
+                    "problem (212): A ⪰ 0 diagonal (σ_k = 0 allowed), B > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], ‖q‖₁ = Q", "N ∈ [1, 10], Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="What App. E2 supports: the optimum of (212) sets q_k* = 0 only for "
+            "least available clients (the support is an upper set of π), for any A ⪰ 0.",
+        ),
     )
 )
 
@@ -1484,12 +2705,37 @@ register(
         "as agreement), and the relative decrease of ε̄_opt + 1e-12. TRUE. Ties in π at the "
         "threshold among zero-noise clients can make the two sets differ by tied clients only.",
         expected="holds",
+        reading=Reading(
+            quote="Guideline A: to accelerate convergence, we can exclude clients with low "
+            "availability π_k by setting q_k* = 0. (§III-D, supported by App. E2)",
+            hypotheses=(
+                Hypothesis(
+                    "problem (212): A ⪰ 0 diagonal (σ_k = 0 allowed), B > 0",
+                    "A_kk ∈ {0} ∪ [1e-6, 1e6], B ∈ [1e-6, 1e6]",
+                ),
+                Hypothesis("π_k ∈ (0, 1], ‖q‖₁ = Q", "N ∈ [1, 10], Q ∈ [1e-3, 1e3]"),
+            ),
+            interpretation="The rule 'exclude the lowest π_k' with the optimum's count excludes "
+            "the optimum's clients (up to ties), and doing so lowers ε̄_opt against the "
+            "unbiased weights on everyone.",
+        ),
     )
 )
 
 # =============================================================================================
 # Guideline C
 # =============================================================================================
+
+
+GC_QUOTE = (
+    "The bias error ε̄′_bias in (15) vanishes when the total variation distance between the "
+    "target importance α and the biased importance p is zero, i.e., when q_k ∝ α_k/π_k. "
+    "Then, after excluding the clients that […] slow down the convergence (Guidelines A "
+    "and B), we can assign to the remaining clients an aggregation weight inversely "
+    "proportional to their availability, such that the bias error ε̄′_bias is minimized. "
+    "Guideline C: to minimize the bias error, we assign q_k* ∝ α_k/π_k to the clients "
+    "not excluded by the previous guidelines."
+)
 
 
 def _gc_setup(inst: Instance) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -1539,8 +2785,9 @@ def _gc_eps_bias(inst: Instance) -> float:
     return (e_alt - e_c) / max(abs(e_c), abs(e_alt), floor, TINY)
 
 
-def _gc_exact(inst: Instance, which: str) -> tuple[Any, str]:
-    """The Guideline C margins in Fractions: 1-D or 2-D quadratics with diagonal H."""
+def _gc_values(inst: Instance, which: str) -> dict[str, Any]:
+    """Guideline C's value and the alternative's, in Fractions (1-D or 2-D quadratics with
+    diagonal H), with the quantities an explanation shows."""
     P, alpha = _frs(inst["pi"]), _fr_unit(inst["alpha"])
     n, d = len(P), int(inst["d"])
     m = max(1, n - int(inst["n_excl"]))
@@ -1561,17 +2808,64 @@ def _gc_exact(inst: Instance, which: str) -> tuple[Any, str]:
     def gaps(x: list[Any]) -> list[Any]:
         return [sum(hs[i][k] * (x[i] - us[i][k]) ** 2 for i in range(d)) / 2 for k in range(n)]
 
+    def tv(p: list[Any]) -> Any:
+        return sum(abs(a - b) for a, b in zip(alpha, p, strict=True)) / 2
+
     def value(p: list[Any]) -> Any:
         wb = argmin(p)
         if which == "tv":
-            return sum(abs(a - b) for a, b in zip(alpha, p, strict=True)) / 2
+            return tv(p)
         if which == "eps-bar-prime":
-            tv = sum(abs(a - b) for a, b in zip(alpha, p, strict=True)) / 2
-            return tv * tv * max(gaps(wb))
+            return tv(p) ** 2 * max(gaps(wb))
         ws = argmin(alpha)
         return sum(alpha[k] * (gaps(wb)[k] - gaps(ws)[k]) for k in range(n))
 
-    return _frel(value(alt), value(p_c)), "exact rationals"
+    return {"pi": P, "alpha": alpha, "kept": m, "us": us, "hs": hs, "p_c": p_c, "p_alt": alt,
+            "ratio": ratio, "w_c": argmin(p_c), "w_alt": argmin(alt), "w_star": argmin(alpha),
+            "tv_c": tv(p_c), "tv_alt": tv(alt), "gamma_c": max(gaps(argmin(p_c))),
+            "gamma_alt": max(gaps(argmin(alt))), "c": value(p_c), "alt": value(alt)}  # fmt: skip
+
+
+def _gc_exact(inst: Instance, which: str) -> tuple[Any, str]:
+    values = _gc_values(inst, which)
+    return _frel(values["alt"], values["c"]), "exact rationals"
+
+
+def _gc_explain(inst: Instance, which: str) -> Explanation:
+    """Clients' losses F_k, α, π, the kept set, Guideline C's weights against the
+    alternative, and the value each gives (ε̄′_bias = d_TV²Γ′ or ε_bias = F(w_B*) − F*)."""
+    v = _gc_values(inst, which)
+    n, d = len(v["pi"]), len(v["us"])
+    losses = tuple(
+        Quantity(f"F_{k + 1}", f"loss of client {k + 1}", "", f"F_{k + 1}(w) = ½·" + " + ½·".join(
+            f"{show(v['hs'][i][k])}·(w{'' if d == 1 else f'_{i + 1}'} {signed(-v['us'][i][k])})²"
+            for i in range(d)))
+        for k in range(n)
+    )  # fmt: skip
+    name = "ε̄′_bias = d_TV²(α, p)·Γ′" if which == "eps-bar-prime" else "ε_bias = F(w_B*) − F*"
+    return Explanation(
+        quantities=(
+            *losses,
+            Quantity("α", "target importance", tuple(v["alpha"])),
+            Quantity("π", "availability of each client", tuple(v["pi"])),
+            Quantity("K′", "clients kept by Guidelines A–B", tuple(range(1, v["kept"] + 1))),
+        ),
+        steps=(
+            Step("p_C", "Guideline C: q_k ∝ α_k/π_k on K′, p = π⊙q/πᵀq", tuple(v["p_c"])),
+            Step(
+                "w_B*(p_C), d_TV, Γ′",
+                "argmin Σp_kF_k, ½Σ|α_k − p_k|, max_k F_k(w_B*) − F_k*",
+                (tuple(v["w_c"]), v["tv_c"], v["gamma_c"]),
+            ),
+            Step("p′", "an alternative p on K′", tuple(v["p_alt"])),
+            Step("w_B*(p′), d_TV, Γ′", "", (tuple(v["w_alt"]), v["tv_alt"], v["gamma_alt"])),
+            Step("w*", "argmin F = Σα_kF_k", tuple(v["w_star"])),
+        ),
+        lhs=Step(f"{name} at p_C", "", v["c"]),
+        relation="≤",
+        rhs=Step(f"{name} at p′", "", v["alt"]),
+        holds=v["c"] <= v["alt"],
+    )
 
 
 def _gc_simplify(inst: Instance) -> list[Instance]:
@@ -1643,6 +2937,25 @@ register(
         notes=GC_NOTES + " TRUE: min d_TV = α(K′ᶜ), attained by q_C (and by every p ≥ α on "
         "K′: not unique). With nobody excluded d_TV(α, p_C) = 0 (the -no-exclusion reading).",
         expected="holds",
+        reading=Reading(
+            quote=GC_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "Theorem 3: ε̄′_bias = d_TV²(α, p)·Γ′, Γ′ = max_k F_k(w_B*) − F_k*; "
+                    "F_k μ-strongly convex, L-smooth",
+                    "F_k(w) = ½(w − u_k)ᵀdiag(h_k)(w − u_k), d ∈ {1, 2}, h ∈ [1e-3, 1e3]",
+                ),
+                Hypothesis(
+                    "K′ = the clients kept by Guidelines A–B",
+                    "the first max(1, N − n_excl) clients (α, π, u free per client)",
+                ),
+                Hypothesis("π_k ∈ (0, 1], α on the simplex", "π ∈ (0, 1]^N, N ∈ [1, 6]"),
+            ),
+            interpretation="Guideline C minimises the factor of ε̄′_bias that §III-E argues "
+            "about, d_TV(α, p), over the weights supported on K′ — Γ′'s dependence on q set "
+            "aside, as §III-C (l.187) does before studying the two terms 'separately' for "
+            "'insights'. With nobody excluded this makes ε̄′_bias = 0, its minimum.",
+        ),
     )
 )
 
@@ -1662,6 +2975,38 @@ register(
         "Guideline C gives p = (½, ½, 0), d_TV = ⅓, Γ′ = 9/8, ε̄′ = 1/8; p = (2/5, 3/5, 0) gives "
         "d_TV = ⅓, Γ′ = 49/50, ε̄′ = 49/450 < 1/8. With nobody excluded it holds (ε̄′ = 0).",
         expected="refuted",
+        explain=lambda inst: _gc_explain(inst, "eps-bar-prime"),
+        reading=Reading(
+            quote=GC_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "Theorem 3: ε̄′_bias = d_TV²(α, p)·Γ′, Γ′ = max_k F_k(w_B*) − F_k*; "
+                    "F_k μ-strongly convex, L-smooth",
+                    "F_k(w) = ½(w − u_k)ᵀdiag(h_k)(w − u_k), d ∈ {1, 2}, h ∈ [1e-3, 1e3]",
+                ),
+                Hypothesis(
+                    "K′ = the clients kept by Guidelines A–B",
+                    "the first max(1, N − n_excl) clients (α, π, u free per client)",
+                ),
+                Hypothesis("π_k ∈ (0, 1], α on the simplex", "π ∈ (0, 1]^N, N ∈ [1, 6]"),
+            ),
+            interpretation="Literal: q_C minimises the product d_TV²(α, p)·Γ′(q) over all q on "
+            "K′, Γ′'s dependence on q included. Not the authors' meaning: §III-C (l.187) says "
+            "that Γ′ depends on q, that this makes the minimisation of (15) 'more challenging "
+            "(for example, the corresponding problem is not convex)', and that the two terms "
+            "are studied 'separately' to 'learn some insights'; §III-E's argument is about the "
+            "factor d_TV alone ('vanishes when the total variation distance … is zero'), which "
+            "q_C does minimise on K′.",
+            alternatives="The factor d_TV on K′: cafed:guideline-c-tv (holds). The true bias: "
+            "cafed:guideline-c-eps-bias (literal too).",
+        ),
+        finding=Finding(
+            "literal",
+            "Guideline C minimises the factor d_TV(α, p) on the kept clients (cafed:guideline-"
+            "c-tv holds), Γ′(q) set aside as §III-C announces; the product d_TV²·Γ′(q) is not "
+            "what it claims to minimise",
+            intended="cafed:guideline-c-tv",
+        ),
     )
 )
 
@@ -1679,6 +3024,34 @@ register(
         "gives w_B* = ½, ε_bias = 1/8; p = (2/5, 3/5, 0) gives w_B* = 3/5, ε_bias = 2/25. (The "
         "best p on K′ moves w_B* towards w* = 1, i.e. towards the excluded client.)",
         expected="refuted",
+        explain=lambda inst: _gc_explain(inst, "eps-bias"),
+        reading=Reading(
+            quote=GC_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "Theorem 3: ε̄′_bias = d_TV²(α, p)·Γ′, Γ′ = max_k F_k(w_B*) − F_k*; "
+                    "F_k μ-strongly convex, L-smooth",
+                    "F_k(w) = ½(w − u_k)ᵀdiag(h_k)(w − u_k), d ∈ {1, 2}, h ∈ [1e-3, 1e3]",
+                ),
+                Hypothesis(
+                    "K′ = the clients kept by Guidelines A–B",
+                    "the first max(1, N − n_excl) clients (α, π, u free per client)",
+                ),
+                Hypothesis("π_k ∈ (0, 1], α on the simplex", "π ∈ (0, 1]^N, N ∈ [1, 6]"),
+            ),
+            interpretation="Literal: q_C minimises the true bias ε_bias = F(w_B*) − F* of "
+            "Theorem 1. Not the authors' meaning: the paper minimises upper bounds throughout "
+            "(§III-C: 'the optimal aggregation weights q* that minimize the upper bound on "
+            "total error'); 'the bias error' of Guideline C is the bound ε̄′_bias of (15), "
+            "whose q-dependent factor d_TV q_C minimises.",
+            alternatives="The factor d_TV on K′: cafed:guideline-c-tv (holds).",
+        ),
+        finding=Finding(
+            "literal",
+            "the paper minimises bounds, not ε_bias itself; Guideline C minimises the bound's "
+            "factor d_TV(α, p) on the kept clients (cafed:guideline-c-tv holds)",
+            intended="cafed:guideline-c-tv",
+        ),
     )
 )
 
@@ -1755,7 +3128,7 @@ def _get_fr(q, order, alpha, gap, gamma, pi, kappa2, tau):  # type: ignore[no-un
 def _kappa_exact(inst: Instance) -> tuple[Any, str]:
     alpha, pi, lam2, gap = _kappa_inputs(inst)
     A, P, G = _fr_unit(alpha), _frs(pi), _frs(gap)
-    gamma, tau = max(G), Fr(float(inst["tau"]))
+    gamma, tau = max(G), dec(inst["tau"])
     target = [a / p for a, p in zip(A, P, strict=True)]
     by_corr = sorted(range(len(P)), key=lambda k: -abs(float(lam2[k])))
     by_avail = sorted(range(len(P)), key=lambda k: P[k])
@@ -1801,6 +3174,28 @@ KAPPA_NOTES = (
     "Fraction re-implementation of get()."
 )
 
+KAPPA_QUOTE = (
+    "In practice, κ̄² controls the number of excluded clients by CA-Fed. A small value of κ̄² "
+    "penalizes the bias term in favor of the optimization error, resulting in a larger "
+    "number of excluded clients. Conversely, the bias term dominates for large values "
+    "of κ̄², and CA-Fed tends to include more clients. Asymptotically, for κ̄² → ∞, "
+    "CA-Fed reduces to the unbiased aggregation strategy."
+)
+KAPPA_HYPOTHESES = (
+    Hypothesis(
+        "Algorithm 1, lines 5–7 and get() (lines 13–21): q = α/π̂, drops by "
+        "|λ̂| decreasing then π̂ increasing, kept iff ε̂ − ε̂⁺ ≥ τ",
+        "a Fraction re-implementation of get() and the library's cafed_weights",
+    ),
+    Hypothesis(
+        "ε̂ of eq. (20) with F̂ − F̂* ≥ 0, Γ̂′ = max_k(F̂_k − F̂_k*) (eq. 19), τ ≥ 0",
+        "gaps Γ̂′·shape/max(shape) ≥ 0, τ ∈ [0, 1]",
+    ),
+    Hypothesis(
+        "π̂_k ∈ (0, 1], |λ̂_k| < 1, α a probability vector", "π̂ ∈ (0, 1]^N, λ̂ ∈ (−1, 1)^N, N ∈ [1, 6]"
+    ),
+)
+
 register(
     Claim(
         "cafed:kappa-infinity",
@@ -1819,7 +3214,28 @@ register(
         "round where each client's latest filtered loss is its own running minimum, e.g. "
         "while all losses decrease; the paper's experiments use τ = 0 (§V-A). "
         "Counterexample: N = 2 (any α > 0, π̂), Γ̂′ = 0, τ = 0.",
+        simplify=_decimal_moves(("alpha_raw", "pi", "lambda2", "shape")),
         expected="refuted",
+        reading=Reading(
+            quote=KAPPA_QUOTE,
+            hypotheses=KAPPA_HYPOTHESES,
+            interpretation="Literal: for every estimate, Γ̂′ = 0 with τ = 0 included, get() "
+            "returns α/π̂ once κ̄² is large. Not the authors' meaning: the sentence's reason — "
+            "'the bias term dominates for large values of κ̄²' — presupposes a non-zero bias "
+            "term 4κ̄²d_TV²Γ̂′, i.e. Γ̂′ > 0. At Γ̂′ = 0 it is 0 for every κ̄²; ε̂ ≡ 0 and the "
+            "exclusions come from get()'s tie rule ε̂ − ε̂⁺ ≥ τ with τ = 0, not from κ̄². (The "
+            "authors' code estimates F̂* by the clients' true local minima, where Γ̂′ > 0 in "
+            "practice.)",
+            alternatives="Γ̂′ > 0: cafed:kappa-infinity-gamma-positive (holds, for every κ̄² ≥ "
+            "1/(4 min α_k²)).",
+        ),
+        finding=Finding(
+            "literal",
+            "fails only at Γ̂′ = 0, where the bias term the remark relies on vanishes for every "
+            "κ̄² and τ = 0 turns ties into exclusions; with Γ̂′ > 0 it holds "
+            "(cafed:kappa-infinity-gamma-positive)",
+            intended="cafed:kappa-infinity-gamma-positive",
+        ),
     )
 )
 
@@ -1836,12 +3252,348 @@ register(
         "costs ~1.3 ms an evaluation.",
         budget=1500,
         expected="holds",
+        reading=Reading(
+            quote=KAPPA_QUOTE,
+            hypotheses=(
+                *(
+                    Hypothesis(
+                        "Algorithm 1, lines 5–7 and get() (lines 13–21): q = α/π̂, drops by "
+                        "|λ̂| decreasing then π̂ increasing, kept iff ε̂ − ε̂⁺ ≥ τ",
+                        "a Fraction re-implementation of get() and the library's cafed_weights",
+                    ),
+                    Hypothesis(
+                        "ε̂ of eq. (20) with F̂ − F̂* ≥ 0, Γ̂′ = max_k(F̂_k − F̂_k*) (eq. 19), τ ≥ 0",
+                        "gaps Γ̂′·shape/max(shape) ≥ 0, τ ∈ [0, 1]",
+                    ),
+                    Hypothesis(
+                        "π̂_k ∈ (0, 1], |λ̂_k| < 1, α a probability vector",
+                        "π̂ ∈ (0, 1]^N, λ̂ ∈ (−1, 1)^N, N ∈ [1, 6]",
+                    ),
+                )[:1],
+                Hypothesis(
+                    "Γ̂′ > 0: a bias term that can dominate",
+                    "Γ̂′ ∈ (0, 10], gaps Γ̂′·shape/max(shape), τ ∈ [0, 1]",
+                ),
+                *(
+                    Hypothesis(
+                        "Algorithm 1, lines 5–7 and get() (lines 13–21): q = α/π̂, drops by "
+                        "|λ̂| decreasing then π̂ increasing, kept iff ε̂ − ε̂⁺ ≥ τ",
+                        "a Fraction re-implementation of get() and the library's cafed_weights",
+                    ),
+                    Hypothesis(
+                        "ε̂ of eq. (20) with F̂ − F̂* ≥ 0, Γ̂′ = max_k(F̂_k − F̂_k*) (eq. 19), τ ≥ 0",
+                        "gaps Γ̂′·shape/max(shape) ≥ 0, τ ∈ [0, 1]",
+                    ),
+                    Hypothesis(
+                        "π̂_k ∈ (0, 1], |λ̂_k| < 1, α a probability vector",
+                        "π̂ ∈ (0, 1]^N, λ̂ ∈ (−1, 1)^N, N ∈ [1, 6]",
+                    ),
+                )[2:],
+            ),
+            interpretation="'Reduces to the unbiased strategy' as κ̄² → ∞: for every estimate "
+            "with Γ̂′ > 0 there is κ₀ past which get() returns α/π̂; κ₀ = 1/(4 min_k α_k²) works.",
+        ),
+    )
+)
+
+#: κ̄² values per instance of the exclusion-count claims (a geometric grid from κ̄₁² to κ̄₂²).
+COUNT_GRID = 61
+#: Relative size of ε̂ − ε̂⁺ − τ below which the float get() declines the instance (a tie that
+#: rounding would decide; the exact re-verification settles refutations).
+TIE_TOL = 1e-9
+
+
+def _count_inputs(inst: Instance, exact: bool) -> tuple[Any, ...]:
+    """(α, π̂, gaps, Γ̂′, τ, order by |λ̂| decreasing, order by π̂ increasing), floats or exact
+    decimals; gaps = Γ̂′·shape/max(shape) (all Γ̂′ when the shape vanishes)."""
+    lam = _arr(inst["lambda2"])
+    gamma: Any
+    tau: Any
+    if exact:
+        alpha, pi = _fr_unit(inst["alpha"]), _frs(inst["pi"])
+        shape, gamma, tau = _frs(inst["shape"]), dec(inst["gamma"]), dec(inst["tau"])
+    else:
+        alpha, pi = _unit(inst["alpha"]).tolist(), _pis(inst).tolist()
+        shape, gamma, tau = _arr(inst["shape"]).tolist(), float(inst["gamma"]), float(inst["tau"])
+    top = max(shape)
+    gaps = [gamma * x / top if top > 0 else gamma for x in shape]
+    by_corr = sorted(range(len(pi)), key=lambda k: -abs(float(lam[k])))
+    by_avail = sorted(range(len(pi)), key=lambda k: pi[k])
+    return alpha, pi, gaps, gamma, tau, by_corr, by_avail
+
+
+def _get_float(q, order, alpha, gap, gamma, pi, kappa2, tau):  # type: ignore[no-untyped-def]
+    """Algorithm 1's get() in floats, declining a near-tie ε̂ − ε̂⁺ ≈ τ (NumericalError)."""
+
+    def eps(x: list[float]) -> tuple[float, float]:
+        total = sum(p * w for p, w in zip(pi, x, strict=True))
+        p = [a * w / total for a, w in zip(pi, x, strict=True)]
+        tv = sum(abs(a - b) for a, b in zip(alpha, p, strict=True)) / 2
+        opt = sum(g * b for g, b in zip(gap, p, strict=True))
+        bias = 4 * kappa2 * tv * tv * gamma
+        return opt + bias, opt + 4 * kappa2 * gamma  # value, size of its terms
+
+    cur, size = eps(q)
+    for k in order:
+        if q[k] == 0 or sum(1 for x in q if x > 0) == 1:
+            continue
+        trial = list(q)
+        trial[k] = 0.0
+        new, size2 = eps(trial)
+        if abs(cur - new - tau) <= TIE_TOL * (size + size2 + tau):
+            raise NumericalError("a near-tie ε̂ − ε̂⁺ ≈ τ in get(): rounding would decide it")
+        if cur - new >= tau:
+            q, cur, size = trial, new, size2
+    return q
+
+
+def _excluded(inst: Instance, kappa2: Any, exact: bool = True) -> list[int]:
+    """The clients Algorithm 1 (lines 5–7) excludes at κ̄² (exact rationals, or floats that
+    decline near-ties)."""
+    alpha, pi, gaps, gamma, tau, by_corr, by_avail = _count_inputs(inst, exact)
+    get = _get_fr if exact else _get_float
+    q = [a / p for a, p in zip(alpha, pi, strict=True)]
+    q = get(q, by_corr, alpha, gaps, gamma, pi, kappa2, tau)
+    q = get(q, by_avail, alpha, gaps, gamma, pi, kappa2, tau)
+    return [k + 1 for k in range(len(q)) if q[k] == 0]
+
+
+#: The κ̄² grid of cafed:kappa-exclusion-monotone: 10^(−3 + j/10), j = 0 … 60.
+KAPPA_GRID = [dec(10.0 ** (-3.0 + j / 10.0)) for j in range(COUNT_GRID)]
+
+
+def _kappa_grid(inst: Instance) -> list[Any]:
+    return KAPPA_GRID
+
+
+def _counts_float(inst: Instance, kappas: Sequence[float]) -> np.ndarray:
+    """#excluded by Algorithm 1 (lines 5–7) at every κ̄² of ``kappas`` at once (floats,
+    vectorised over κ̄²; a near-tie ε̂ − ε̂⁺ ≈ τ declines the instance, as in _get_float)."""
+    alpha, pi, gaps, gamma, tau, by_corr, by_avail = _count_inputs(inst, exact=False)
+    a, p, g = np.asarray(alpha), np.asarray(pi), np.asarray(gaps)
+    k2 = np.asarray(kappas, dtype=float)[:, None]
+    q = np.tile(a / p, (k2.shape[0], 1))
+
+    def eps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        w = x * p
+        w = w / w.sum(axis=1, keepdims=True)
+        tv = 0.5 * np.abs(a - w).sum(axis=1, keepdims=True)
+        opt = (w * g).sum(axis=1, keepdims=True)
+        return opt + 4.0 * k2 * tv * tv * gamma, opt + 4.0 * k2 * gamma
+
+    for order in (by_corr, by_avail):
+        cur, size = eps(q)
+        for k in order:
+            live = (q[:, k : k + 1] > 0) & ((q > 0).sum(axis=1, keepdims=True) > 1)
+            trial = q.copy()
+            trial[:, k] = 0.0
+            new, size2 = eps(np.where(live, trial, q))
+            gain = cur - new - tau
+            if np.any(live & (np.abs(gain) <= TIE_TOL * (size + size2 + tau))):
+                raise NumericalError("a near-tie ε̂ − ε̂⁺ ≈ τ in get(): rounding would decide it")
+            take = live & (gain >= 0)
+            q = np.where(take, trial, q)
+            cur, size = np.where(take, new, cur), np.where(take, size2, size)
+    return (q == 0).sum(axis=1)
+
+
+def _count_monotone(inst: Instance) -> float:
+    counts = _counts_float(inst, [float(k) for k in _kappa_grid(inst)])
+    return float(np.min(counts[:-1] - counts[1:])) / int(inst["n"])
+
+
+def _count_monotone_exact(inst: Instance) -> tuple[Any, str]:
+    """The exact counts at the float margin's worst consecutive pair (all pairs when the floats
+    decline or see no decrease there)."""
+    grid = _kappa_grid(inst)
+    try:
+        counts = _counts_float(inst, [float(k) for k in grid]).tolist()
+        j = min(range(len(grid) - 1), key=lambda i: counts[i] - counts[i + 1])
+        pairs = [(grid[j], grid[j + 1])]
+    except NumericalError:
+        pairs = []
+    n = int(inst["n"])
+    for a, b in pairs:
+        value = Fr(len(_excluded(inst, a)) - len(_excluded(inst, b)), n)
+        if value < 0:
+            return value, "exact rationals (a Fraction get()) at the worst pair of κ̄²"
+    exact = [len(_excluded(inst, k)) for k in grid]
+    return Fr(min(a - b for a, b in itertools.pairwise(exact)), n), (
+        "exact rationals (a Fraction get()) on the whole grid"
+    )
+
+
+def _worst_pair(inst: Instance) -> list[Any]:
+    """The consecutive κ̄² of the grid where the exact count rises most (or drops least)."""
+    counts = [len(_excluded(inst, k)) for k in KAPPA_GRID]
+    j = min(range(len(counts) - 1), key=lambda i: counts[i] - counts[i + 1])
+    return KAPPA_GRID[j : j + 2]
+
+
+def _count_explain(inst: Instance, kappas: Sequence[Any]) -> Explanation:
+    alpha, pi, gaps, gamma, tau, _by_corr, _by_avail = _count_inputs(inst, exact=True)
+    excluded = [_excluded(inst, k) for k in kappas]
+    worst = min(range(len(kappas) - 1), key=lambda j: len(excluded[j]) - len(excluded[j + 1]))
+    lam = tuple(dec(x) for x in _arr(inst["lambda2"]))
+    return Explanation(
+        quantities=(
+            Quantity("α", "target importance", tuple(alpha)),
+            Quantity("π̂", "estimated availabilities", tuple(pi)),
+            Quantity(
+                "λ̂₂", "estimated second eigenvalues (get()'s first order: |λ̂₂| decreasing)", lam
+            ),
+            Quantity("F̂ − F̂*", "estimated loss gaps", tuple(gaps)),
+            Quantity("Γ̂′", "max_k(F̂_k − F̂_k*) (eq. 19)", gamma),
+            Quantity("τ", "threshold of get()", tau),
+        ),
+        steps=tuple(
+            Step(f"excluded at κ̄² = {show(k)}", "Algorithm 1, lines 5–7", tuple(e))
+            for k, e in zip(kappas, excluded, strict=True)
+        ),
+        lhs=Step(f"#excluded at κ̄² = {show(kappas[worst])}", "", len(excluded[worst])),
+        relation="≥",
+        rhs=Step(f"#excluded at κ̄² = {show(kappas[worst + 1])}", "", len(excluded[worst + 1])),
+        holds=all(len(a) >= len(b) for a, b in itertools.pairwise(excluded)),
+    )
+
+
+COUNT_SPACE: list[Any] = [
+    Integer("n", 2, 8),
+    Simplex("alpha", "n"),
+    _pi(),
+    Real("lambda2", -1.0, 1.0, size="n", special=(0.0, 0.5)),
+    Real("gamma", 0.0, 1.0, closed=(False, True), special=(1.0,)),
+    Real("shape", 0.0, 1.0, size="n", closed=(True, True), special=(0.0, 1.0, 0.5)),
+    Real("tau", 0.0, 1.0, closed=(True, True), special=(0.0,)),
+]
+
+COUNT_NOTES = (
+    "Algorithm 1's lines 5–7 at fixed estimates, gaps Γ̂′·shape/max(shape), Γ̂′ > 0: floats in "
+    "the search, declining near-ties ε̂ − ε̂⁺ ≈ τ (relative 1e-9: rounding would decide them, "
+    "and τ = 0 makes exact ties common), re-verified with the Fraction get() of "
+    "cafed:kappa-infinity."
+)
+
+register(
+    Claim(
+        "cafed:kappa-exclusion-monotone",
+        _src(
+            "§IV-C",
+            "'a small value of κ̄² … resulting in a larger number of excluded clients'",
+            (292, 294),
+        ),
+        "At fixed estimates, the number of clients Algorithm 1 (lines 5–7) excludes does not "
+        "increase as κ̄² grows.",
+        Space([*COUNT_SPACE[:-1], Real("tau", 0.0, 0.0, closed=(True, True))]),
+        _count_monotone,
+        exact=_count_monotone_exact,
+        tolerance=0.0,
+        simplify=_moves(
+            _decimal_moves(("pi", "alpha", "lambda2", "shape"), ("alpha",)),
+            lambda i: [
+                {**i, "gamma": g}
+                for g in (1.0, round(float(i["gamma"]), 1), round(float(i["gamma"]), 2))
+            ],
+        ),
+        notes=COUNT_NOTES + " τ = 0 (the experiments' and the authors' code's value); κ̄² on "
+        "the grid 10^(−3 + j/10), j = 0 … 60; margin min_j(#excl(κ̄_j²) − #excl(κ̄_{j+1}²))/N. "
+        "FALSE per "
+        "instance: get() is greedy — a drop accepted at a smaller κ̄² lowers ε̂'s reference and "
+        "raises d_TV for the next candidates, so it can block drops that a larger κ̄² (which "
+        "rejects that first drop) then accepts. Rare (~1 % of random instances with N ≥ 4 "
+        "over a κ̄² sweep; none found with N = 3).",
+        expected="refuted",
+        explain=lambda inst: _count_explain(inst, _worst_pair(inst)),
+        reading=Reading(
+            quote=KAPPA_QUOTE,
+            hypotheses=(
+                *KAPPA_HYPOTHESES[:1],
+                Hypothesis(
+                    "Γ̂′ > 0, τ ≥ 0",
+                    "Γ̂′ ∈ (0, 1], τ = 0 (the value of §V's experiments; ε̂ scales with Γ̂′)",
+                ),
+                Hypothesis("N ≥ 2 clients, π̂_k ∈ (0, 1], |λ̂_k| < 1", "N ∈ [2, 8]"),
+                Hypothesis("κ̄² ≥ 0", "κ̄² ∈ [1e-3, 1e3] on a 61-point grid"),
+            ),
+            interpretation="Literal: per instance, every increase of κ̄² keeps or lowers the "
+            "count of excluded clients. Not the authors' claim: §IV-C describes what κ̄² does "
+            "'in practice' and says CA-Fed 'tends to include more clients' for large κ̄²: a "
+            "tendency of a greedy procedure, not a per-instance monotonicity.",
+            alternatives="The two ends of the tendency: κ̄² = 0 excludes at least as many "
+            "clients as any κ̄² > 0 (cafed:kappa-exclusion-endpoints) and nobody is excluded "
+            "for κ̄² ≥ 1/(4 min α_k²) (cafed:kappa-infinity-gamma-positive).",
+        ),
+        finding=Finding(
+            "literal",
+            "get() is greedy, so the count is not monotone in κ̄² on every instance; §IV-C "
+            "states a tendency ('in practice', 'tends to include more clients'), and its two "
+            "ends hold (cafed:kappa-exclusion-endpoints, cafed:kappa-infinity-gamma-positive)",
+            intended="cafed:kappa-exclusion-endpoints",
+        ),
+    )
+)
+
+
+def _count_endpoints(inst: Instance) -> float:
+    zero = len(_excluded(inst, 0.0, exact=False))
+    other = len(_excluded(inst, 10.0 ** float(inst["log_k"]), exact=False))
+    return (zero - other) / int(inst["n"])
+
+
+def _count_endpoints_exact(inst: Instance) -> tuple[Any, str]:
+    zero = len(_excluded(inst, Fr(0)))
+    other = len(_excluded(inst, dec(10.0 ** float(inst["log_k"]))))
+    return Fr(zero - other, int(inst["n"])), "exact rationals (a Fraction get())"
+
+
+register(
+    Claim(
+        "cafed:kappa-exclusion-endpoints",
+        _src(
+            "§IV-C",
+            "'a small value of κ̄² … resulting in a larger number of excluded clients'",
+            (292, 294),
+        ),
+        "At fixed estimates, Algorithm 1 (lines 5–7) excludes at least as many clients at κ̄² = 0 "
+        "as at any κ̄² > 0.",
+        Space([*COUNT_SPACE, Real("log_k", -3.0, 5.0, closed=(True, True), special=(0.0,))]),
+        _count_endpoints,
+        exact=_count_endpoints_exact,
+        tolerance=0.0,
+        notes=COUNT_NOTES + " Margin (#excl(0) − #excl(κ̄²))/N. TRUE in the search: at κ̄² = 0, "
+        "ε̂ = ⟨F̂ − F̂*, p⟩ and a drop passes iff the client's gap is at least the current "
+        "weighted mean (+ τ); the bias term only adds a cost to each drop.",
+        expected="holds",
+        explain=lambda inst: _count_explain(inst, [Fr(0), dec(10.0 ** float(inst["log_k"]))]),
+        reading=Reading(
+            quote=KAPPA_QUOTE,
+            hypotheses=(
+                *KAPPA_HYPOTHESES[:1],
+                Hypothesis(
+                    "Γ̂′ > 0, τ ≥ 0",
+                    "Γ̂′ ∈ (0, 1], τ ∈ [0, 0.05] (ε̂ scales with Γ̂′: only τ/Γ̂′ matters)",
+                ),
+                Hypothesis("N ≥ 2 clients", "N ∈ [2, 8]"),
+                Hypothesis("κ̄² ≥ 0", "κ̄² ∈ [1e-3, 1e5]"),
+            ),
+            interpretation="The tendency's small-κ̄² end: no κ̄² > 0 excludes more clients than "
+            "κ̄² = 0, where the bias term is off.",
+        ),
     )
 )
 
 # =============================================================================================
 # Fig. 1: the analytic sub-claims
 # =============================================================================================
+
+
+FIG1_QUOTE = (
+    "By setting the aggregation weights inversely proportional to the clients' "
+    "availabilities, "
+    "Unbiased equalizes the importance for all clients […] by excluding all the 'less "
+    "available' clients, More available […] introduces a non-vanishing bias error […] "
+    "AdaFed indeed prioritizes the 'more available' clients (as shown in Figure 1d)"
+)
 
 
 def _fig1_unbiased(inst: Instance) -> float:
@@ -1871,6 +3623,16 @@ register(
             "cafed:unbiased-zero-bias). No exact margin: a holding identity."
         ),
         expected="holds",
+        reading=Reading(
+            quote=FIG1_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "q_k = α_k/π_k on the active clients, stationary availability π_k ∈ (0, 1]",
+                    "N ∈ [1, 50]",
+                ),
+            ),
+            interpretation="The long-run cumulative weight π_kq_k is proportional to α_k.",
+        ),
     )
 )
 
@@ -1959,6 +3721,22 @@ register(
         ),
         budget=200,
         expected="holds",
+        reading=Reading(
+            quote=FIG1_QUOTE,
+            hypotheses=(
+                Hypothesis(
+                    "independent clients at stationarity, π_k ∈ (0, 1]",
+                    "N ∈ [2, 6] (all 2^N sets enumerated)",
+                ),
+                Hypothesis(
+                    "clients compared at equal α (the paper's populations "
+                    "differ in availability, not importance)",
+                    "α₂ := α₁",
+                ),
+            ),
+            interpretation="Of two clients of equal importance, the more available one gets the "
+            "larger cumulative AdaFed weight.",
+        ),
     )
 )
 
@@ -1994,6 +3772,14 @@ register(
             "excluded clients' minimisers happen to balance), so only the d_TV form is claimed."
         ),
         expected="holds",
+        reading=Reading(
+            quote=FIG1_QUOTE,
+            hypotheses=(
+                Hypothesis("some clients excluded for ever, α_k > 0", "n_excl ≥ 1 of N ∈ [2, 50]"),
+            ),
+            interpretation="The bias term's factor d_TV(α, p) = α(excluded) > 0 does not vanish "
+            "(ε_bias itself depends on the data).",
+        ),
     )
 )
 
