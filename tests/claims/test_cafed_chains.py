@@ -227,7 +227,8 @@ def test_mixing_bounds_two_state_closed_forms():
 
 def test_mixing_upper_general_debruijn_counterexample():
     # 3 fair coins: λ̄₂ = 0, ρ_min = 1/8, bound ln(8/ε); d(2) = ½ > ε, d(3) = 0: t_mix = 3
-    db = dict(family=(cc.MIX_GENERAL_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0, eps=0.45)
+    db = dict(family=(cc.MIX_UPPER_GENERAL_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0,
+              eps=0.45)  # fmt: skip
     bound = math.log(8 / 0.45)
     # (the library's float λ̄₂ is 2.2e-6, not 0, on this nilpotent chain: rel 1e-4)
     assert margin("appf1-mixing-upper-general", **db) == pytest.approx((bound - 3) / bound, 1e-4)
@@ -266,12 +267,13 @@ def test_eq132_jt():
 
 def test_eq158_printed_counterexample_and_corrected():
     # P = [[19/20, 1/20], [1/20, 19/20]], H = 10, t = 1: J₁ = 1, E(1) = 9/20, C_P = 2, λ = 19/20
+    two = dict(pi=0.5, lam2=0.9, lH=1.0, s=1)
+    printed = math.log(1 / 20) - math.log(2 * 0.95)  # the last link, C_Pλ^J ≤ 1/(2Ht), fails
+    assert claim("lemma16-eq158-printed").margin(two) == pytest.approx(printed)
+    assert float(claim("lemma16-eq158-printed").exact(two)[0]) == pytest.approx(printed)
+    # corrected: J₁ = t is capped, so only E(J) ≤ C_P λ^J = 1.9 is claimed
     fam = (cc.L158_FAMILIES, "product")
     i = dict(family=fam, lH=1.0, s=1, **client(0.5, 0.9))
-    printed = math.log(1 / 20) - math.log(2 * 0.95)
-    assert margin("lemma16-eq158-printed", **i) == pytest.approx(printed)
-    assert float(exact("lemma16-eq158-printed", **i)) == pytest.approx(printed)
-    # corrected: J₁ = t is capped, so only E(J) ≤ C_P λ^J = 1.9 is claimed
     assert margin("lemma16-eq158-corrected", **i) == pytest.approx(math.log(1.9 / 0.45))
     # t = 1000: J = 207 < t, both parts checked
     i["s"] = 1000
@@ -280,6 +282,11 @@ def test_eq158_printed_counterexample_and_corrected():
                -math.log(2 * 10 * 1000) - math.log(2 * 0.95**J))  # fmt: skip
     assert margin("lemma16-eq158-corrected", **i) == pytest.approx(want)
     assert want > 0
+    # the printed chain at t = 1000: its first link, E(J) = ½·0.9^207 ≤ C_Pλ^1000, fails (λᵗ
+    # for λ^J_t) although the conclusion E(J) ≤ 1/(2Ht) holds
+    far = {**two, "s": 1000}
+    first = math.log(2 * 0.95**1000) - math.log(0.5 * 0.9**J)
+    assert claim("lemma16-eq158-printed").margin(far) == pytest.approx(first)
 
 
 # ------------------------------------------------------------------ App. F3, §V-A, §V-B
