@@ -95,3 +95,23 @@ def test_eq158_verify_decides_ties_exactly():
     # C_Pλ^J = 1/16 = 1/(2Ht): the last link holds with equality
     out = CLAIMS.get("cafed:lemma16-eq158-printed").verify(pi=F(1, 2), lam2=F(0), log10_H=F(0), t=8)
     assert out["J_t"] == 5 and out["holds"]
+
+
+def test_mixing_upper_smallest_counterexample_four_states():
+    # the smallest counterexample found (no 3-state one in a global search): eigenvalue −⅓ in a
+    # Jordan block of size 3, ρ = (3/8, 3/16, 1/4, 3/16); d(t) by exact powers written out here
+    P = [[F(0), F(1, 3), F(1, 3), F(1, 3)], [F(0), F(0), F(2, 3), F(1, 3)],
+         [F(1), F(0), F(0), F(0)], [F(2, 3), F(1, 3), F(0), F(0)]]  # fmt: skip
+    rho = [F(3, 8), F(3, 16), F(1, 4), F(3, 16)]
+    assert all(sum(rho[i] * P[i][j] for i in range(4)) == rho[j] for j in range(4))
+    Pt, d = [[F(int(i == j)) for j in range(4)] for i in range(4)], []
+    for _ in range(5):
+        d.append(max(sum(abs(Pt[a][j] - rho[j]) for j in range(4)) for a in range(4)) / 2)
+        Pt = [[sum(Pt[i][m] * P[m][j] for m in range(4)) for j in range(4)] for i in range(4)]
+    assert d[3:] == [F(3, 8), F(47, 216)]
+    # t_rel = 1/(1 − ⅓) = 3/2 and ρ_min = 3/16: the bound (3/2)·ln(16/(3ε)) < 4 for ε > 0.3706
+    v = CLAIMS.get("cafed:appf1-mixing-upper-general").verify
+    out = v(P=P, eps=F(373, 1000))
+    assert out["lhs"] == 4 and not out["holds"]
+    assert float(out["rhs"]) == pytest.approx(1.5 * math.log(16 / (3 * 0.373)), rel=1e-12)
+    assert v(P=P, eps=F(37, 100))["holds"]  # ε below the window: 4 ≤ 4.002

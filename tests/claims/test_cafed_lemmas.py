@@ -175,3 +175,41 @@ def test_every_claim_with_its_default_budget():
         assert verdict.verdict == claim.expected, verdict.to_dict()
     print("\n" + "\n".join(rows) + f"\ntotal {total:.1f}s")
     assert total < 20.0
+
+
+def test_lemma14_eq133_lhs_against_path_enumeration():
+    # one two-state client (π = ½, λ₂ = ½), σ = 0: enumerate the 2^T availability paths and the
+    # deterministic iterates w_{t+1} = w_t − q·1{A_t}·b_t(w_t − u), b_t = 1 − (1 − η_th)^E
+    import itertools
+
+    from fltheory.claims.papers._cafed_chainrun import BASE_INSTANCE
+    from fltheory.claims.papers.cafed_lemmas import _l133_delays, _l133_lhs, _l133_run
+
+    inst = dict(BASE_INSTANCE)
+    inst.update(n=1, lk=np.zeros(1), ua=np.array([0.5]), ub=np.zeros(1), alpha=np.ones(1),
+                pi=np.array([0.5]), lfr=np.ones(1), lq=np.zeros(1), sg=np.zeros(1), le=-6.0,
+                lell=math.log10(math.log(4 / 3)), T=10, E=2, leta=-1.0, wa=0.9)  # fmt: skip
+    run = _l133_run(inst)
+    lam2, h, u, w0, q = float(run.lambda2[0]), float(run.h[0]), run.u[0, 0], run.w0[0], 1.0
+    assert lam2 == pytest.approx(0.5)
+    T, E = 10, 2
+    P = [[1 - (1 - lam2) * 0.5, (1 - lam2) * 0.5], [(1 - lam2) * 0.5, 1 - (1 - lam2) * 0.5]]
+    J = _l133_delays(run, np.arange(1, T + 1)).tolist()
+    F = lambda w: 0.5 * h * (w - u) ** 2  # noqa: E731
+    term = [0.0] * (T + 1)
+    for path in itertools.product((0, 1), repeat=T):
+        prob = 0.5
+        for x, y in itertools.pairwise(path):
+            prob *= P[x][y]
+        w = [w0]
+        for t in range(1, T + 1):
+            b = 1 - (1 - run.eta1 * t**-run.a * h) ** E
+            w.append(w[-1] - q * path[t - 1] * b * (w[-1] - u))
+        for t in range(1, T + 1):
+            if J[t - 1] < t and path[t - 1]:
+                term[t] += prob * q * (F(w[t - J[t - 1] - 1]) - F(w[t - 1]))
+    terms = [run.eta1 * t**-run.a * term[t] for t in range(1, T + 1) if J[t - 1] < t]
+    want = max(0.0, max(sum(terms[i:]) for i in range(len(terms))))
+    assert want > 0
+    assert _l133_lhs(run) == pytest.approx(want, rel=1e-9)
+    assert margin("cafed:lemma14-eq133", inst) > 0

@@ -892,6 +892,46 @@ def _tp_frobenius_exact(inst: Instance) -> ExactMargin:
     return Fraction(float(value)), "‖Jᵗ‖_F vs nλᵗ at the worst grid time, 50 digits (mpmath)"
 
 
+def _tp_explain(inst: Instance) -> Explanation:
+    """One Jordan block J_n(μ), λ̄₂, λ = (1 + λ̄₂)/2, T_P (reading A) and the worst entry
+    C(t, j)|μ|^{t−j} against λᵗ over t ≥ T_P (50 digits)."""
+    import mpmath
+
+    n, s, lam, m = _tp_inputs(inst)
+    T = _tp_code(n, s, m, False)
+    worst: tuple[Any, int, int] = (mpmath.mpf(-1), 0, T)
+    with mpmath.workdps(50):
+        for j in range(1, n):
+            _, t = _entry_worst(T, j, m, lam)
+            entry = mpmath.binomial(t, j) * (_mp(m) ** (t - j) if t > j else 1)
+            ratio = entry / _mp(lam) ** t
+            if ratio > worst[0]:
+                worst = (ratio, j, t)
+        _, j, t = worst
+        entry = mpmath.binomial(t, j) * (_mp(m) ** (t - j) if t > j else 1) if j else 0
+        bound = _mp(lam) ** t
+    return Explanation(
+        quantities=(
+            Quantity("n", "size of the Jordan block", n),
+            Quantity("λ̄₂", "second largest eigenvalue modulus", dec(inst["s"])),
+            Quantity(
+                "|μ|", "modulus of the block's eigenvalue", dec(inst["ratio"]) * dec(inst["s"])
+            ),
+        ),
+        steps=(
+            Step("λ(P)", "(1 + λ̄₂)/2", lam),
+            Step("T_P", "eq. 157, reading A: ⌈2n(n−1)(ln(2n/r) − 1)/((n+1)r)⌉, r = ln(λ/λ̄₂)", T),
+            Step("worst entry", f"j = {j}, t = {t} ≥ T_P", entry),
+        ),
+        lhs=Step(f"C({t}, {j})·|μ|^{t - j}", "an entry of J_n(μ)ᵗ", entry),
+        relation="≤",
+        rhs=Step(f"λ^{t}", "", bound),
+        holds=bool(entry <= bound) if j else True,
+        note="A step of the cited proof ([15, Lemma 1]) with the toolkit's reading A of the "
+        "garbled (157); CA-Fed states only eq. (5), which holds (cafed:lemma16-eq5).",
+    )
+
+
 def _tp_space() -> Space:
     return Space(
         [
@@ -918,6 +958,7 @@ register(
         _tp_space(),
         lambda i: _tp_entrywise(i, False),
         exact=lambda i: _tp_entrywise_exact(i, False),
+        explain=_tp_explain,
         tolerance=1e-9,
         expected="refuted",
         reading=Reading(
@@ -1511,9 +1552,15 @@ register(
             "there. It is Levin–Peres's Theorem 12.4 (the cited pages), proved for reversible "
             "chains: App. F1 drops that hypothesis. The claim does not test the cited theorem "
             "(its reversible form holds: cafed:appf1-mixing-upper-reversible) but its "
-            "restatement for Assumption-1 chains. Smallest counterexamples found have 8 states "
-            "(no 3-state one exists in our searches: a global search over 3-state chains finds "
-            "none). The bound is background in App. F1; no result of the paper uses it.",
+            "restatement for Assumption-1 chains. A global search over 3-state chains "
+            "(differential "
+            "evolution on P and ε) finds no counterexample; the smallest found has 4 states, "
+            "P = [[0, ⅓, ⅓, ⅓], [0, 0, ⅔, ⅓], [1, 0, 0, 0], [⅔, ⅓, 0, 0]] (ρ = (3/8, 3/16, ¼, "
+            "3/16), eigenvalue −⅓ in a Jordan block of size 3): d(3) = 3/8, d(4) = 47/216, so "
+            "t_mix(ε) = 4 > (3/2)ln(16/(3ε)) for ε ∈ (0.3706, 0.375). The moderate witness is "
+            "the 8-state fair de Bruijn chain (entries ½, d(t) = 7/8, 3/4, 1/2, 0: t_mix = 3 > "
+            "ln(8/ε) for ε ∈ (0.398, ½)), simpler to check by hand. The bound is background in "
+            "App. F1; no result of the paper uses it.",
             alternatives="Reversible chains: cafed:appf1-mixing-upper-reversible (holds); the "
             "lower bound: cafed:appf1-mixing-lower (holds for every Assumption-1 chain).",
         ),
@@ -1580,6 +1627,27 @@ def _jt_margin_exact(inst: Instance, shifted: bool) -> ExactMargin:
     return Fraction(min(J - T_P, t - J)), "J_t at 50 digits (mpmath), integer comparison"
 
 
+def _jt_explain(inst: Instance) -> Explanation:
+    """J_t of eq. 132 at the instance (ln(2C_PH), λ(P), T_P, t), decided at 50 digits."""
+    t, log_K, lam, T_P = _jt_inputs(inst, False)
+    J = _jt_exact(t, log_K, lam, T_P)
+    return Explanation(
+        quantities=(
+            Quantity("ln(2C_PH)", "eq. 156, eq. 8", dec(log_K)),
+            Quantity("λ(P)", "eq. 229", dec(lam)),
+            Quantity("T_P", "eq. 157", T_P),
+            Quantity("t", "round", t),
+        ),
+        steps=(Step("J_t", "min{max{⌈ln(2C_PHt)/ln(1/λ)⌉, T_P}, t} (eq. 132)", J),),
+        lhs=Step("T_P", "", T_P),
+        relation="≤",
+        rhs=Step("J_t", "", J),
+        holds=T_P <= J <= t,
+        note="For t < T_P the cap gives J_t = t < T_P; the paper uses the remark only for "
+        "t ≥ T_P (cafed:eq132-jt).",
+    )
+
+
 def _jt_space(shifted: bool) -> Space:
     return Space(
         [
@@ -1600,6 +1668,7 @@ register(
         _jt_space(False),
         lambda i: _jt_margin(i, False),
         exact=lambda i: _jt_margin_exact(i, False),
+        explain=_jt_explain,
         tolerance=0.0,
         budget=600,
         expected="refuted",
