@@ -1385,6 +1385,10 @@ def _mix_general_simplify(inst: Instance) -> list[Instance]:
     keys = [k for k, v in plain.items() if k in inst and inst[k] != v]
     out += [{**inst, k: plain[k]} for k in keys]
     out += [{**inst, "eps": e} for e in (0.45, 0.25) if inst["eps"] != e]
+    fair = {"k": 3, "p": 0.5, "lazyd": 0.0, "eps": 0.45}  # all at once: 3 fair flips, ε = 0.45
+    if MIX_UPPER_GENERAL_FAMILIES[int(inst["family"])] == "debruijn":
+        if any(inst[k] != v for k, v in fair.items()):
+            out.insert(0, {**inst, **fair})
     return out
 
 
