@@ -90,17 +90,16 @@ def _printed_by_numpy(P):
 
 
 def test_eq229_printed_counterexample():
-    # real blocks at ±0.1 and the pair 0.9·e^{±iπ/2} (real part 0) in the middle of the order
-    jordan = dict(family=(cc.PRINTED_FAMILIES, "jordan"), nb=3, n0=1, n1=1, n2=1,
-                  a0=0.1, th0=0.0, a1=0.9, th1=math.pi / 2, a2=-0.1, th2=0.0)  # fmt: skip
-    m = margin("eq229-slem-printed", **jordan)
-    P = cc._build_chain(inst("eq229-slem-printed", **jordan), cc.PRINTED_FAMILIES).Pf
+    # real eigenvalues ±0.1 and the pair 0.9·e^{±iπ/2} (real part 0) in the middle of the order
+    c = claim("eq229-slem-printed")
+    i = dict(r1=0.1, r2=-0.1, rad=0.9, ang=math.pi / 2, shrink=1.0)
+    m = c.margin(i)
+    P = cc._build_chain(cc._printed_as_jordan(i), cc.PRINTED_FAMILIES).Pf
     assert m < -0.1
     assert m == pytest.approx(_printed_by_numpy(P), abs=1e-9)
-    assert exact("eq229-slem-printed", **jordan) < 0
-    # a reversible-like 3-state chain (two real non-unit eigenvalues): nothing in between
-    assert margin("eq229-slem-printed", family=(cc.PRINTED_FAMILIES, "dense"),
-                  **dense2(0.25, 0.5)) == 1.0  # fmt: skip
+    assert c.exact(i)[0] < 0
+    # the pair smaller than the real ends (0.5 and −0.6): the printed max is the largest modulus
+    assert c.margin(dict(i, r1=0.5, r2=-0.6, rad=0.3)) > 0
 
 
 # ------------------------------------------------------------------ Lemma 16: eqs. 5, 156, 157
