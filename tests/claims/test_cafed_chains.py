@@ -90,17 +90,16 @@ def _printed_by_numpy(P):
 
 
 def test_eq229_printed_counterexample():
-    # real blocks at ±0.1 and the pair 0.9·e^{±iπ/2} (real part 0) in the middle of the order
-    jordan = dict(family=(cc.PRINTED_FAMILIES, "jordan"), nb=3, n0=1, n1=1, n2=1,
-                  a0=0.1, th0=0.0, a1=0.9, th1=math.pi / 2, a2=-0.1, th2=0.0)  # fmt: skip
-    m = margin("eq229-slem-printed", **jordan)
-    P = cc._build_chain(inst("eq229-slem-printed", **jordan), cc.PRINTED_FAMILIES).Pf
+    # real eigenvalues ±0.1 and the pair 0.9·e^{±iπ/2} (real part 0) in the middle of the order
+    c = claim("eq229-slem-printed")
+    i = dict(r1=0.1, r2=-0.1, rad=0.9, ang=math.pi / 2, shrink=1.0)
+    m = c.margin(i)
+    P = cc._build_chain(cc._printed_as_jordan(i), cc.PRINTED_FAMILIES).Pf
     assert m < -0.1
     assert m == pytest.approx(_printed_by_numpy(P), abs=1e-9)
-    assert exact("eq229-slem-printed", **jordan) < 0
-    # a reversible-like 3-state chain (two real non-unit eigenvalues): nothing in between
-    assert margin("eq229-slem-printed", family=(cc.PRINTED_FAMILIES, "dense"),
-                  **dense2(0.25, 0.5)) == 1.0  # fmt: skip
+    assert c.exact(i)[0] < 0
+    # the pair smaller than the real ends (0.5 and −0.6): the printed max is the largest modulus
+    assert c.margin(dict(i, r1=0.5, r2=-0.6, rad=0.3)) > 0
 
 
 # ------------------------------------------------------------------ Lemma 16: eqs. 5, 156, 157
@@ -227,7 +226,8 @@ def test_mixing_bounds_two_state_closed_forms():
 
 def test_mixing_upper_general_debruijn_counterexample():
     # 3 fair coins: λ̄₂ = 0, ρ_min = 1/8, bound ln(8/ε); d(2) = ½ > ε, d(3) = 0: t_mix = 3
-    db = dict(family=(cc.MIX_GENERAL_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0, eps=0.45)
+    db = dict(family=(cc.MIX_UPPER_GENERAL_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0,
+              eps=0.45)  # fmt: skip
     bound = math.log(8 / 0.45)
     # (the library's float λ̄₂ is 2.2e-6, not 0, on this nilpotent chain: rel 1e-4)
     assert margin("appf1-mixing-upper-general", **db) == pytest.approx((bound - 3) / bound, 1e-4)
@@ -266,12 +266,13 @@ def test_eq132_jt():
 
 def test_eq158_printed_counterexample_and_corrected():
     # P = [[19/20, 1/20], [1/20, 19/20]], H = 10, t = 1: J₁ = 1, E(1) = 9/20, C_P = 2, λ = 19/20
+    two = dict(pi=0.5, lam2=0.9, lH=1.0, s=1)
+    printed = math.log(1 / 20) - math.log(2 * 0.95)  # the last link, C_Pλ^J ≤ 1/(2Ht), fails
+    assert claim("lemma16-eq158-printed").margin(two) == pytest.approx(printed)
+    assert float(claim("lemma16-eq158-printed").exact(two)[0]) == pytest.approx(printed)
+    # corrected: J₁ = t is capped, so only E(J) ≤ C_P λ^J = 1.9 is claimed
     fam = (cc.L158_FAMILIES, "product")
     i = dict(family=fam, lH=1.0, s=1, **client(0.5, 0.9))
-    printed = math.log(1 / 20) - math.log(2 * 0.95)
-    assert margin("lemma16-eq158-printed", **i) == pytest.approx(printed)
-    assert float(exact("lemma16-eq158-printed", **i)) == pytest.approx(printed)
-    # corrected: J₁ = t is capped, so only E(J) ≤ C_P λ^J = 1.9 is claimed
     assert margin("lemma16-eq158-corrected", **i) == pytest.approx(math.log(1.9 / 0.45))
     # t = 1000: J = 207 < t, both parts checked
     i["s"] = 1000
@@ -280,6 +281,11 @@ def test_eq158_printed_counterexample_and_corrected():
                -math.log(2 * 10 * 1000) - math.log(2 * 0.95**J))  # fmt: skip
     assert margin("lemma16-eq158-corrected", **i) == pytest.approx(want)
     assert want > 0
+    # the printed chain at t = 1000: its first link, E(J) = ½·0.9^207 ≤ C_Pλ^1000, fails (λᵗ
+    # for λ^J_t) although the conclusion E(J) ≤ 1/(2Ht) holds
+    far = {**two, "s": 1000}
+    first = math.log(2 * 0.95**1000) - math.log(0.5 * 0.9**J)
+    assert claim("lemma16-eq158-printed").margin(far) == pytest.approx(first)
 
 
 # ------------------------------------------------------------------ App. F3, §V-A, §V-B

@@ -3,6 +3,7 @@ Lemma 14): margins against sides written out independently here, small-budget ve
 (slow) every claim with its default budget."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -99,21 +100,62 @@ def test_lemma10_at_the_theorem1_hand_instance():
 
 
 def test_lemma14_step():
-    small_K = {"lK": -4.0, "lell": -0.7, "a": 0.7, "T": 1}  # J₁ = 0 > −4/0.1995
-    assert margin("cafed:lemma14-eq142-step", small_K) == -1.0
-    assert exact("cafed:lemma14-eq142-step", small_K) == -1.0
-    capped = {"lK": 2.0, "lell": math.log10(0.5), "a": 1.0, "T": 1}  # J₁ = min(4, 1) = 1 ≤ 4
-    assert margin("cafed:lemma14-eq142-step", capped) == pytest.approx(0.75, rel=1e-12)
-    # T = 2: ratio₂ = (2 + ln 2)/0.5 = 5.386, J₂ = 2 (capped), η₀ := η₁: both terms weigh 1
-    two = {**capped, "T": 2}
-    rhs, lhs = 4.0 + (2.0 + math.log(2.0)) / 0.5, 1.0 + 2.0
-    assert margin("cafed:lemma14-eq142-step", two) == pytest.approx((rhs - lhs) / rhs, rel=1e-12)
+    # λ = ½, 2C_PH = 1, η_t = 1/t, T_P = 0: ratio_t = log₂t, J = (0, 1, 2) for t = 1, 2, 3 and
+    # t − J_t = 1 each time (weight η₁²): Σ J = 3 > Σ ratio = log₂3 + 1
+    three = {"lam": 0.5, "lK": 0.0, "T_P": 0, "a": 1.0, "T": 3}
+    rhs, lhs = 1.0 + math.log2(3.0), 3.0
+    assert margin("cafed:lemma14-eq142-step", three) == pytest.approx((rhs - lhs) / lhs)
+    assert exact("cafed:lemma14-eq142-step", three) == pytest.approx((rhs - lhs) / lhs)
+    # T = 2: J = ratio = (0, 1) exactly (a tie decided with integers): equal sides
+    assert margin("cafed:lemma14-eq142-step", {**three, "T": 2}) == pytest.approx(0.0, abs=1e-15)
+    assert exact("cafed:lemma14-eq142-step", {**three, "T": 2}) == 0.0
+    # T_P = 2, T = 5: J = (1, 2, 2, 2, 3) — rounds 1, 2 capped (left out: η₀), then
+    # J₃ = T_P = 2 > log₂3, J₄ = 2 = log₂4, J₅ = 3 > log₂5, all with t − J_t ≥ 1
+    tp = {**three, "T_P": 2, "T": 5}
+    lhs = 2.0 + 2.0 / 4 + 3.0 / 4
+    rhs = math.log2(3.0) + 2.0 / 4 + math.log2(5.0) / 4
+    assert margin("cafed:lemma14-eq142-step", tp) == pytest.approx((rhs - lhs) / lhs)
+    assert margin("cafed:lemma14-eq142-step", {**three, "T_P": 5}) == 0.0  # every round capped
+    rhs, lhs = 1.0 + math.log2(3.0), 3.0
+    e = CLAIMS.get("cafed:lemma14-eq142-step").explain(three)
+    out = CLAIMS.get("cafed:lemma14-eq142-step").verify(**e.verify_args)
+    assert not e.holds and not out["holds"] and float(out["lhs"]) == 3.0
+    assert float(out["rhs"]) == pytest.approx(1.0 + math.log2(3.0), rel=1e-15)
+
+
+def test_lemma14_finiteness_argument():
+    # λ = ½, 2C_PH = 1, T_P = 0, η_t = 1/t: a = 1/ln 2, b = 1, t′ = 1; the right end of (146) is
+    # ln(2 + 1/ln 2)·ζ(2) − ζ′(2) with ζ(2) = π²/6, ζ′(2) = −0.93754825431584375…
+    rhs = math.log(2 + 1 / math.log(2)) * math.pi**2 / 6 + 0.9375482543158437
+    J = [math.ceil(math.log2(t)) for t in range(1, 12)]  # 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4
+    lhs = sum(math.log(t) / (t - j) ** 2 for t, j in zip(range(1, 12), J, strict=True))
+    assert lhs > rhs  # rounds (2, 3), (4, 5), (8, 9) share t − J_t = 1, 2, 5
+    inst = {"lam": 0.5, "lK": 0.0, "T_P": 0, "a": 1.0, "s": 10}
+    assert margin("cafed:lemma14-eq144-146", inst) == pytest.approx((rhs - lhs) / lhs, rel=1e-9)
+    assert exact("cafed:lemma14-eq144-146", inst) == pytest.approx((rhs - lhs) / lhs, rel=1e-9)
+    c = CLAIMS.get("cafed:lemma14-eq144-146")
+    out = c.verify(**c.explain(inst).verify_args)
+    assert not out["holds"] and float(out["lhs"]) == pytest.approx(lhs, rel=1e-14)
+    # few rounds: the left end is still below the right one
+    assert margin("cafed:lemma14-eq144-146", {**inst, "s": 2}) > 0
+
+
+def test_lemma8_witness_in_the_paper_quantities():
+    c = CLAIMS.get("cafed:lemma8-eq98")
+    e = c.explain(CEX)
+    assert (e.lhs.value, e.rhs.value, e.holds) == (Fraction(3, 320), Fraction(3, 800), False)
+    assert c.verify(**e.verify_args) == {"lhs": Fraction(3, 320), "rhs": Fraction(3, 800),
+                                         "holds": False}  # fmt: skip
+    # S ≥ 0 (w_(t,0) = 2, both clients active): (98) holds, and verify agrees
+    fine = {**CEX, "act": 3, "w1": 2.0}
+    e = c.explain(fine)
+    assert e.holds and c.verify(**e.verify_args)["holds"] and margin(c.id, fine) >= 0
 
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_small_budget_verdicts(claim_id):
     claim = CLAIMS.get(claim_id)
-    verdict = falsify(claim, budget=300, seed=0)
+    verdict = falsify(claim, budget=min(300, claim.budget or 300), seed=0)
     assert verdict.verdict == claim.expected, verdict.to_dict()
     if verdict.verdict == "refuted":
         assert verdict.exact_margin is not None and verdict.exact_margin < 0
@@ -133,3 +175,41 @@ def test_every_claim_with_its_default_budget():
         assert verdict.verdict == claim.expected, verdict.to_dict()
     print("\n" + "\n".join(rows) + f"\ntotal {total:.1f}s")
     assert total < 20.0
+
+
+def test_lemma14_eq133_lhs_against_path_enumeration():
+    # one two-state client (π = ½, λ₂ = ½), σ = 0: enumerate the 2^T availability paths and the
+    # deterministic iterates w_{t+1} = w_t − q·1{A_t}·b_t(w_t − u), b_t = 1 − (1 − η_th)^E
+    import itertools
+
+    from fltheory.claims.papers._cafed_chainrun import BASE_INSTANCE
+    from fltheory.claims.papers.cafed_lemmas import _l133_delays, _l133_lhs, _l133_run
+
+    inst = dict(BASE_INSTANCE)
+    inst.update(n=1, lk=np.zeros(1), ua=np.array([0.5]), ub=np.zeros(1), alpha=np.ones(1),
+                pi=np.array([0.5]), lfr=np.ones(1), lq=np.zeros(1), sg=np.zeros(1), le=-6.0,
+                lell=math.log10(math.log(4 / 3)), T=10, E=2, leta=-1.0, wa=0.9)  # fmt: skip
+    run = _l133_run(inst)
+    lam2, h, u, w0, q = float(run.lambda2[0]), float(run.h[0]), run.u[0, 0], run.w0[0], 1.0
+    assert lam2 == pytest.approx(0.5)
+    T, E = 10, 2
+    P = [[1 - (1 - lam2) * 0.5, (1 - lam2) * 0.5], [(1 - lam2) * 0.5, 1 - (1 - lam2) * 0.5]]
+    J = _l133_delays(run, np.arange(1, T + 1)).tolist()
+    F = lambda w: 0.5 * h * (w - u) ** 2  # noqa: E731
+    term = [0.0] * (T + 1)
+    for path in itertools.product((0, 1), repeat=T):
+        prob = 0.5
+        for x, y in itertools.pairwise(path):
+            prob *= P[x][y]
+        w = [w0]
+        for t in range(1, T + 1):
+            b = 1 - (1 - run.eta1 * t**-run.a * h) ** E
+            w.append(w[-1] - q * path[t - 1] * b * (w[-1] - u))
+        for t in range(1, T + 1):
+            if J[t - 1] < t and path[t - 1]:
+                term[t] += prob * q * (F(w[t - J[t - 1] - 1]) - F(w[t - 1]))
+    terms = [run.eta1 * t**-run.a * term[t] for t in range(1, T + 1) if J[t - 1] < t]
+    want = max(0.0, max(sum(terms[i:]) for i in range(len(terms))))
+    assert want > 0
+    assert _l133_lhs(run)[0] == pytest.approx(want, rel=1e-9)
+    assert margin("cafed:lemma14-eq133", inst) > 0
