@@ -20,6 +20,7 @@ import hashlib
 import itertools
 import json
 import math
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -241,6 +242,8 @@ def load_sweep(path: str | Path) -> Sweep:
     ...
     fltheory.errors.InputError: axis 'run.lrr' of ...t.toml: unknown key 'lrr' in [run]...
     """
+    if not isinstance(path, str | os.PathLike):
+        raise InputError(f"the sweep file must be a path, got {path!r}")
     path = Path(path)
     data = load_toml(path, "sweep file")
     where = f"the sweep file {path}"
