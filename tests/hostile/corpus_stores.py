@@ -121,16 +121,17 @@ class Env:
         path.write_text(textwrap.dedent(text))
         return path
 
-    def popen(self, argv: list[str], **kw: object) -> subprocess.Popen:
+    def popen(self, argv: list[str], capture: bool = True) -> subprocess.Popen:
+        """A child; ``capture=False`` for one whose orphans could hold its pipes open."""
+        pipe = subprocess.PIPE if capture else subprocess.DEVNULL
         return subprocess.Popen(
             [sys.executable, *argv],
             cwd=self.tmp,
             env=self.environ,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stdout=pipe,
+            stderr=pipe,
             text=True,
             preexec_fn=_limit_memory,
-            **kw,  # type: ignore[arg-type]
         )
 
     def run(self, argv: list[str], timeout: float = CHILD_SECONDS) -> Done:
@@ -232,8 +233,14 @@ def _descendants(root: int) -> dict[int, str]:
 
 
 def _alive(kids: dict[int, str]) -> list[int]:
+    """Those of ``kids`` still running, and any process they started since (``kids`` grows)."""
     table = _procs()
-    return [pid for pid, start in kids.items() if pid in table and table[pid][1] == start]
+    alive = {pid for pid, start in kids.items() if pid in table and table[pid][1] == start}
+    for pid, (parent, start) in table.items():
+        if parent in alive and pid not in kids:
+            kids[pid] = start
+            alive.add(pid)
+    return sorted(alive)
 
 
 def _kill_tree(pid: int) -> None:
@@ -392,7 +399,7 @@ def _(env: Env) -> tuple:
             "-c",
             "import sqlite3, sys, time\n"
             f"db = sqlite3.connect({str(store)!r}, isolation_level=None)\n"
-            "db.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(60)",
+            "db.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(3600)",
         ]
     )
     try:
@@ -498,7 +505,8 @@ def _(env: Env) -> tuple:
 def _kill_parent(env: Env, workers: int, wait_children: int, signum: int) -> tuple:
     sweep = _sweep_files(env, seeds=40, rounds=300, dim=50)
     proc = env.popen(
-        ["-m", "fltheory", "sweep", str(sweep), "--store", "r.db", "--workers", str(workers)]
+        ["-m", "fltheory", "sweep", str(sweep), "--store", "r.db", "--workers", str(workers)],
+        capture=False,
     )
     kids: dict[int, str] = {}
     end = time.monotonic() + 120
@@ -508,7 +516,7 @@ def _kill_parent(env: Env, workers: int, wait_children: int, signum: int) -> tup
     time.sleep(1.0)
     kids = _descendants(proc.pid)
     os.kill(proc.pid, signum)
-    proc.communicate()
+    proc.wait()
     end = time.monotonic() + 20
     while time.monotonic() < end and _alive(kids):
         time.sleep(0.25)
@@ -848,21 +856,8 @@ def _(env: Env) -> tuple:
 
 
 #: A pytest plug-in emulating a CPU whose float32 GEMM results depend on the number of rows in
-#: the last bit (as on the AMD EPYC of issue 24): one ulp up for batches of more than 64 rows.
-JITTER = """
-import torch
-_bmm, _baddbmm = torch.bmm, torch.Tensor.baddbmm_
-def _nudge(out, rows):
-    if out.dtype == torch.float32 and rows > 64:
-        out.copy_(torch.nextafter(out, torch.full_like(out, float("inf"))))
-    return out
-def bmm(a, b, *args, **kw):
-    return _nudge(_bmm(a, b, *args, **kw), a.shape[0])
-def baddbmm_(self, a, b, **kw):
-    return _nudge(_baddbmm(self, a, b, **kw), a.shape[0])
-torch.bmm = bmm
-torch.Tensor.baddbmm_ = baddbmm_
-"""
+#: the last bit (as on the AMD EPYC of issue 24).
+JITTER = (Path(__file__).parent / "gemm_jitter.py").read_text()
 
 
 @case(7, "chunk-test-on-a-gemm-that-depends-on-rows")
