@@ -38,6 +38,9 @@ ROW_COPIES = 4
 CLIENT_TABLES = 2
 #: Algorithms that keep an (R, N, P) table of their clients (:mod:`fltheory.sim.algorithms`).
 TABLE_ALGORITHMS = frozenset({"fedar", "fedpbc", "fedvarp", "mifa", "scaffold"})
+#: Algorithms that keep more than the server model at each evaluation (FedPBC: the clients'
+#: mean model too), and how many models in all.
+EVAL_MODELS = {"fedpbc": 2}
 #: Bytes of one chunk of a data problem's local steps: the features it gathers, or the
 #: engine's (rows, P) copies. Fixed — never sized from the free memory, so that results do
 #: not depend on the machine's load; a ``memory_limit`` lowers it (see :func:`chunk_bytes`).
@@ -95,14 +98,16 @@ def _evaluations(rounds: int, every: int) -> int:
     return rounds // every + (1 if rounds % every else 0)
 
 
+def _names(raw: dict[str, Any]) -> list[Any]:
+    algorithms = raw.get("algorithms")
+    if not isinstance(algorithms, list):
+        return []
+    return [a.get("name") for a in algorithms if isinstance(a, dict)]
+
+
 def _keeps_client_tables(raw: dict[str, Any]) -> bool:
     run = _table(raw, "run")
-    algorithms = raw.get("algorithms")
-    names = (
-        [a.get("name") for a in algorithms if isinstance(a, dict)]
-        if isinstance(algorithms, list)
-        else []
-    )
+    names = _names(raw)
     momentum = run.get("local_momentum", 0)
     moving = isinstance(momentum, int | float) and not isinstance(momentum, bool) and momentum > 0
     return moving or any(name in TABLE_ALGORITHMS for name in names)
@@ -130,7 +135,7 @@ def footprint(raw: dict[str, Any]) -> dict[str, float]:
     run = _table(raw, "run")
     itemsize = 8 if raw.get("dtype") == "float64" else 4
     evals = _evaluations(rounds, _count(run.get("eval_every")) or 1)
-    rows = ROW_COPIES * seeds * clients * params * itemsize
+    rows: float = ROW_COPIES * seeds * clients * params * itemsize
     if size.chunked:  # the engine's update rows and the gathered features, a chunk at most
         chunk = chunk_bytes(_memory_limit(raw))
         batch = _count(run.get("batch_size")) or size.samples
@@ -138,10 +143,14 @@ def footprint(raw: dict[str, Any]) -> dict[str, float]:
         gathered = seeds * clients * steps * batch * (size.features + 2) * itemsize
         rows = min(rows, chunk) + min(gathered, chunk)
     tables = CLIENT_TABLES * seeds * clients * params * itemsize
+    names = _names(raw)
+    kept = max(n_algorithms, len(names)) + sum(
+        EVAL_MODELS.get(name, 1) - 1 for name in names if isinstance(name, str)
+    )
     return {
         "trace": seeds * rounds * clients * (TRACE_BYTES + RECORD_BYTES * n_algorithms),
         "data": size.data_bytes,
-        "models": n_algorithms * seeds * params * (itemsize * evals + 8),
+        "models": kept * seeds * params * (itemsize * evals + 8),
         "steps": rows + (tables if _keeps_client_tables(raw) else 0),
     }
 

@@ -16,7 +16,7 @@ import torch
 import fltheory
 from fltheory.errors import InputError
 from fltheory.sim.algorithms.memory import MemoryAlgorithm
-from fltheory.sim.budget import TABLE_ALGORITHMS, check_config_size, footprint
+from fltheory.sim.budget import EVAL_MODELS, TABLE_ALGORITHMS, check_config_size, footprint
 from fltheory.sim.config import build
 from fltheory.sim.registries import ALGORITHMS, MODELS, PROBLEMS, AlgorithmContext, ModelShape
 from fltheory.sim.sizes import IMAGES, MODEL_PARAMS, PROBLEM_SIZES, problem_size
@@ -104,6 +104,8 @@ def test_the_algorithms_with_client_tables_are_the_listed_ones(name):
             isinstance(v, torch.Tensor) and tuple(v.shape) == (reps, n, params) for v in values
         )
     assert tables == (name in TABLE_ALGORITHMS)
+    extra = algorithm.eval_models(memory) if isinstance(algorithm, MemoryAlgorithm) else {}
+    assert 1 + len(extra) == EVAL_MODELS.get(name, 1)
 
 
 HUGE = {
