@@ -224,7 +224,7 @@ def problem_size(table: Table, default_clients: int = 100) -> ProblemSize:
     >>> problem_size({"kind": "fedpbc_quadratic", "n_clients": 10, "dim": 10**9}).n_params
     1000000000
     >>> problem_size({"kind": "my_plugin", "n_clients": 7})
-    ProblemSize(n_clients=7, n_params=0, data_bytes=0.0, chunked=False)
+    ProblemSize(n_clients=7, n_params=0, data_bytes=0.0, chunked=False, features=0, samples=0.0)
     """
     kind = table.get("kind")
     size = PROBLEM_SIZES.get(kind) if isinstance(kind, str) else None

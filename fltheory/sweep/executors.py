@@ -191,8 +191,8 @@ def make_executor(kind: str, workers: int, address: str | None = None) -> Execut
     ...
     fltheory.errors.InputError: unknown executor 'spark'; choose local or ray
     """
-    if workers < 1:
-        raise InputError(f"--workers must be >= 1, got {workers}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"--workers must be >= 1, got {workers!r}")
     if kind == "local":
         if address is not None:
             raise InputError("--address is for --executor ray")

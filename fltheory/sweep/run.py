@@ -111,6 +111,8 @@ def run_sweep(
     >>> run_sweep(sweep, folder / "r.db").runs_skipped
     2
     """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"workers must be an integer >= 1, got {workers!r}")
     check_seeds(sweep.seeds, f"the sweep file {sweep.source}")
     todo = runs(sweep)
     at_once = workers if executor == "local" or address is None else 1

@@ -15,6 +15,7 @@ import fltheory
 from fltheory.cli.app import main
 from fltheory.errors import FLTheoryError, InputError
 from fltheory.markov import MarkovChain, ProductChain
+from fltheory.sweep import load_sweep, run_sweep
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SIM = """device = "cpu"
@@ -75,6 +76,10 @@ def test_chain_options_for_dense_chains_are_refused_for_product_chains(capsys):
         fltheory.chain_report(ProductChain([0.5], [0.1]), t_max=50)
 
 
+def _sweep(**options: Any) -> Any:
+    return run_sweep(load_sweep(EXAMPLES / "sweep_fedpbc_pgroups.toml"), "unused.db", **options)
+
+
 PYTHON_ONLY: list[tuple[Any, str]] = [
     (lambda: fltheory.simulate(42), "config must be a TOML file or a dict"),
     (lambda: fltheory.simulate(EXAMPLES / "sim_fedpbc_fig2.toml", progress=3), "progress must be"),
@@ -91,6 +96,9 @@ PYTHON_ONLY: list[tuple[Any, str]] = [
         "use_safe_T_P must be True or False",
     ),
     (lambda: fltheory.aggregation_limit("abc", p=[0.5]), "u must be an N×d matrix of numbers"),
+    (lambda: _sweep(workers=1.5), "workers must be an integer >= 1, got 1.5"),
+    (lambda: _sweep(workers=True), "workers must be an integer >= 1, got True"),
+    (lambda: load_sweep(42), "the sweep file must be a path"),
     (
         lambda: fltheory.aggregation_limit([[0.0], [1.0]], p=[0.5, 1.0], q=[1, 1], normalised=1),
         "normalised must be True or False",

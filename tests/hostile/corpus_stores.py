@@ -294,7 +294,9 @@ def _valid_store(env: Env, folder: str = "data") -> Path:
     return env.tmp / folder / "r.db"
 
 
-def _wait_rows(path: Path, proc: subprocess.Popen, rows: int = 1, seconds: float = 120) -> bool:
+def _wait_rows(
+    path: Path, proc: subprocess.Popen, rows: int = 1, seconds: float = CHILD_SECONDS
+) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end and proc.poll() is None:
         with contextlib.suppress(sqlite3.Error):
@@ -509,7 +511,7 @@ def _kill_parent(env: Env, workers: int, wait_children: int, signum: int) -> tup
         capture=False,
     )
     kids: dict[int, str] = {}
-    end = time.monotonic() + 120
+    end = time.monotonic() + CHILD_SECONDS
     while time.monotonic() < end and len(kids) < wait_children:
         time.sleep(0.2)
         kids = _descendants(proc.pid)
@@ -552,7 +554,7 @@ def _(env: Env) -> tuple:
 def _(env: Env) -> tuple:
     sweep = _sweep_files(env, seeds=40, rounds=300, dim=50)
     proc = env.popen(["-m", "fltheory", "sweep", str(sweep), "--store", "r.db", "--workers", "2"])
-    end = time.monotonic() + 120
+    end = time.monotonic() + CHILD_SECONDS
     workers: list[int] = []
     while time.monotonic() < end and len(workers) < 2:
         time.sleep(0.2)
