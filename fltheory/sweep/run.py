@@ -116,7 +116,7 @@ def run_sweep(
     check_seeds(sweep.seeds, f"the sweep file {sweep.source}")
     todo = runs(sweep)
     at_once = workers if executor == "local" or address is None else 1
-    check_memory(todo, at_once)
+    _check_memory(todo, at_once)
     with Store(store) as db:
         finished = db.keys()
         pending = [run for run in todo if run.key not in finished]
@@ -152,7 +152,7 @@ def _kept(done: int, skipped: int) -> str:
     return f"the {done + skipped} runs stored before are kept: run the sweep again to resume"
 
 
-def check_memory(todo: list[Run], at_once: int) -> None:
+def _check_memory(todo: list[Run], at_once: int) -> None:
     """Refuse a sweep whose largest run, ``at_once`` of them side by side (the workers, or
     fewer runs), would not fit in memory (:func:`fltheory.sim.budget.check_config_size`)."""
     from fltheory.sim.budget import check_config_size, footprint
