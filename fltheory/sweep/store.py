@@ -14,7 +14,6 @@ insert: SQLite itself would go on writing into the deleted file).
 
 import json
 import os
-import resource
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -73,6 +72,10 @@ def _free_bytes(folder: Path) -> int | None:
 
 def _size_limit(path: Path) -> int | None:
     """The file-size limit (``ulimit -f``) when the store or its WAL has reached it."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
     limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
     if limit == resource.RLIM_INFINITY:
         return None
