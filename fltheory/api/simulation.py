@@ -124,8 +124,9 @@ def simulate(
     """Run a comparison: a TOML file (format in :mod:`fltheory.sim.config`) or the same tables
     as a dict (relative paths then resolve from the working directory). ``seeds``, ``device``
     ("auto", "cpu" or "cuda"), ``threads`` and ``memory_limit`` (bytes or text such as "4GiB":
-    sizes the chunks of local steps) override the config's values; ``progress`` is
-    called as progress(label, rounds done, rounds in all) while each algorithm runs.
+    a run estimated above it is refused; lowers the chunks of local steps) override the
+    config's values; ``progress`` is called as progress(label, rounds done, rounds in all)
+    while each algorithm runs.
 
     ``out``: a result directory (summary.json, rounds.csv and its schema, clients.npz,
     timing.json, manifest.json), checkpointed every ``checkpoint_every`` rounds (None: often

@@ -117,8 +117,8 @@ def simulate_command(
     memory_limit: Annotated[
         str | None,
         typer.Option(
-            help="Memory the run may use, e.g. 4GiB (default: the available memory); sizes the "
-            "batches of (seed, client) local steps."
+            help="Memory the run may use, e.g. 4GiB (default: the available memory): a larger "
+            "estimate is refused up front; chunks of (seed, client) local steps shrink to a 16th."
         ),
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
