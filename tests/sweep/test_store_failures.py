@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import write_sweep
 
 from fltheory.cli.app import main
 from fltheory.errors import InputError
@@ -30,6 +29,28 @@ from fltheory.sweep.export import export
 from fltheory.sweep.store import Row, Store, StoreError, StoreLost
 
 ROOT = Path(__file__).resolve().parents[2]
+BASE = """device = "cpu"
+[run]
+rounds = {rounds}
+[problem]
+kind = "fedpbc_quadratic"
+n_clients = 6
+dim = 3
+[availability]
+kind = "bernoulli"
+p = 0.5
+[[algorithms]]
+name = "fedavg"
+"""
+SWEEP = 'base = "base.toml"\nseeds = {seeds}\n[axes]\n"run.lr" = [0.05, 0.1]\n'
+
+
+def write_sweep(folder: Path, *, seeds: int = 2, rounds: int = 20, sweep: str = SWEEP) -> Path:
+    """base.toml and s.toml (2 points × ``seeds``) in ``folder``; the path of s.toml."""
+    (folder / "base.toml").write_text(BASE.format(rounds=rounds))
+    path = folder / "s.toml"
+    path.write_text(sweep.format(seeds=seeds))
+    return path
 
 
 def _row(i: int) -> Row:
