@@ -163,10 +163,11 @@ def optimal_weights(
     >>> report.q.round(3).tolist(), report.result.status
     ([0.791, 0.068, 0.046, 0.043, 0.052], 'optimal')
     """
+    given = problem
     if isinstance(problem, int) and not isinstance(problem, bool):
         problem = str(problem)  # 14 and "14" alike
     if problem not in PROBLEMS:
-        raise InputError(f"problem must be 14 or 212, got {problem!r}")
+        raise InputError(f"problem must be 14 or 212, got {given!r}")
     if method is not None and method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if problem == "212" and kappa2 is not None:

@@ -180,3 +180,26 @@ def test_a_sweep_counts_its_workers(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="16 runs at once"):
         run_sweep(sweep, tmp_path / "r.db", workers=16)
     check_config_size(sweep.raw)  # one run alone fits
+
+
+def test_an_address_space_limit_counts_as_the_memory_available(tmp_path):
+    """Under ``ulimit -v 4GiB`` a run of ~22 GiB is refused in one line, not a MemoryError."""
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))\n"
+        "from fltheory.resources import available_memory\n"
+        "assert available_memory() <= 4 * 2**30\n"
+        "from fltheory.cli.app import main\n"
+        f"sys.exit(main(['simulate', '--config', {str(tmp_path / 'c.toml')!r}]))\n"
+    )
+    (tmp_path / "c.toml").write_text(
+        'device = "cpu"\n[run]\nrounds = 2\n[problem]\nkind = "fedpbc_quadratic"\n'
+        'n_clients = 2\ndim = 300000000\n[availability]\nkind = "bernoulli"\np = 0.5\n'
+        '[[algorithms]]\nname = "fedavg"\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert done.returncode == 2, done.stderr[-500:]
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("fltheory: error: would need ~") and "available" in line
