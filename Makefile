@@ -34,8 +34,9 @@ format: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# One BLAS thread per pytest worker: two workers on two cores, no oversubscription.
-TEST_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+# One BLAS thread per pytest worker: two workers on two cores, no oversubscription; the
+# derandomized Hypothesis profile (conftest.py): every machine draws the same examples.
+TEST_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 HYPOTHESIS_PROFILE=ci
 
 # The suite: tests/ plus every docstring example of the package (doctests).
 PYTEST := $(TEST_ENV) $(BIN)/python -m pytest -n 2 -q tests fltheory --doctest-modules

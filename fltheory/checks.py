@@ -104,6 +104,21 @@ def positive_integer(value: Any, name: str) -> int:
     return int(value)
 
 
+def boolean(value: Any, name: str) -> bool:
+    """True or False (numpy's booleans too); 0, 1, "no" and None are refused.
+
+    >>> boolean(True, "exact")
+    True
+    >>> boolean("no", "exact")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: exact must be True or False, got 'no'
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise InputError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def finite_vector(values: Any, name: str, n: int | None = None) -> np.ndarray:
     """A non-empty 1-D float64 vector of finite numbers, with ``n`` entries when ``n`` is given.
 

@@ -16,9 +16,31 @@ GIB = 2**30
 DEFAULT_MEMORY_FRACTION = 0.8
 
 
+def _address_space_left() -> int | None:
+    """Bytes this process may still map under ``ulimit -v`` (RLIMIT_AS), or None (no limit)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == resource.RLIM_INFINITY:
+        return None
+    mapped = 0
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmSize:"):
+                    mapped = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError):
+        pass
+    return max(int(limit) - mapped, 0)
+
+
 def available_memory() -> int:
     """Bytes of memory available to a new allocation (``MemAvailable`` of /proc/meminfo,
-    else free physical pages), capped by a cgroup limit when one is set.
+    else free physical pages), capped by a cgroup limit when one is set and by what
+    ``ulimit -v`` leaves this process.
 
     >>> available_memory() > 0
     True
@@ -45,7 +67,8 @@ def available_memory() -> int:
             continue
         if text.isdigit():
             found = min(found, int(text))
-    return found
+    left = _address_space_left()
+    return found if left is None else min(found, left)
 
 
 def human_bytes(n: float) -> str:

@@ -1,32 +1,10 @@
-"""Hypothesis profiles: ``default`` keeps the suite fast; ``thorough`` is for local deep runs.
+"""Fixtures shared by the tests (Hypothesis profiles live in the repository's conftest.py)."""
 
-Select with ``HYPOTHESIS_PROFILE=thorough pytest``.
-"""
-
-import os
 import shutil
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
-
-settings.register_profile(
-    "default",
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-    database=None,  # no replay of locally saved failures: every machine runs the same examples
-)
-settings.register_profile(
-    "thorough",
-    max_examples=1000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
 
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 #: The width and height of the browser window for the browser tests (a desktop screen).

@@ -1,11 +1,14 @@
 """Theorems 1–3 of CA-Fed (ToN) for one problem, as one record: what ``fltheory bound`` prints."""
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fltheory import checks
 from fltheory.bounds.report import all_bounds
 from fltheory.bounds.result import BoundResult
+from fltheory.errors import InputError
 from fltheory.problems.config import load_problem_config
 from fltheory.problems.setup import ProblemSetup
 
@@ -17,7 +20,11 @@ def as_setup(setup: ProblemSetup | str | Path) -> ProblemSetup:
     >>> as_setup(examples / "quadratic_small.toml").n_clients
     5
     """
-    return setup if isinstance(setup, ProblemSetup) else load_problem_config(setup)
+    if isinstance(setup, ProblemSetup):
+        return setup
+    if not isinstance(setup, str | os.PathLike):
+        raise InputError(f"setup must be a ProblemSetup or a problem file (TOML), got {setup!r}")
+    return load_problem_config(setup)
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,5 +104,5 @@ def bound_report(setup: ProblemSetup | str | Path, *, use_safe_T_P: bool = False
     (232.78, 0.0764)
     """
     resolved = as_setup(setup)
-    bounds = all_bounds(resolved, use_safe_T_P=use_safe_T_P)
+    bounds = all_bounds(resolved, use_safe_T_P=checks.boolean(use_safe_T_P, "use_safe_T_P"))
     return BoundReport(setup=resolved, **bounds)

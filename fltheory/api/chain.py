@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from fltheory import checks
+from fltheory.errors import InputError
 from fltheory.markov.chain import MarkovChain
 from fltheory.markov.clustered import ClusteredChain
 from fltheory.markov.envelope import EmpiricalConstant, empirical_constant
@@ -27,6 +29,8 @@ MAX_REPORTED_STATES = 4096
 DEFAULT_T_MAX = 10_000
 #: Flop budget of the empirical envelope (2M³ per step).
 ENVELOPE_FLOPS = 2e10
+#: Fewest steps of an empirical envelope worth computing.
+MIN_ENVELOPE_STEPS = 10
 
 
 @dataclass(frozen=True, eq=False)
@@ -189,10 +193,16 @@ def _dense_report(
             "(Levin–Peres Thm 12.4); this chain is not reversible"
         )
     M = chain.n_states
-    steps = min(DEFAULT_T_MAX if t_max is None else t_max, int(ENVELOPE_FLOPS / (2 * M**3)))
+    affordable = int(ENVELOPE_FLOPS / (2 * M**3))
+    steps = min(DEFAULT_T_MAX if t_max is None else t_max, affordable)
     empirical: EmpiricalConstant | None = None
-    if steps < 10:
-        warnings.append(f"empirical C_P skipped: M = {M} is too large for the envelope")
+    if steps < MIN_ENVELOPE_STEPS:
+        why = (
+            f"M = {M} is too large for the envelope"
+            if affordable < MIN_ENVELOPE_STEPS
+            else f"t_max = {t_max} is below the {MIN_ENVELOPE_STEPS} steps it needs"
+        )
+        warnings.append(f"empirical C_P skipped: {why}")
     else:
         env = chain.envelope(steps)
         emp = empirical_constant(env, consts.lam, consts.T_P)
@@ -287,8 +297,9 @@ def chain_report(
     """Every constant ``fltheory chain`` reports for ``chain`` (eqs. 5, 156, 157, 229).
 
     ``exact`` (dense chains) forces (True) or forbids (False) the exact sympy Jordan path;
-    ``eps`` is the ε of the t_mix(ε) bounds; ``t_max`` caps the steps of a dense chain's
-    empirical envelope.
+    ``eps`` is the ε of the t_mix(ε) bounds; ``t_max`` (a positive integer, dense chains)
+    caps the steps of the empirical envelope. Options that do not apply to the chain are
+    refused, as the CLI refuses them.
 
     >>> report = chain_report(MarkovChain([[0.5, 0.5], [0.3, 0.7]]))
     >>> report.slem, report.lam, round(report.C_P, 6), report.method
@@ -296,8 +307,21 @@ def chain_report(
     >>> round(chain_report(ProductChain([0.5, 0.3, 0.8], [0.0] * 3)).hitting_time, 6)
     3.333333
     """
+    if not isinstance(chain, MarkovChain | ProductChain | ClusteredChain):
+        raise InputError(
+            "chain must be a MarkovChain, ProductChain or ClusteredChain of fltheory.markov, "
+            f"got {type(chain).__name__}"
+        )
+    if exact is not None:
+        exact = checks.boolean(exact, "exact")
+    if t_max is not None:
+        t_max = checks.positive_integer(t_max, "t_max")
     if isinstance(chain, MarkovChain):
         return _dense_report(chain, exact, eps, t_max)
-    if isinstance(chain, ProductChain | ClusteredChain):
-        return _structured_report(chain, eps)
-    raise TypeError(f"no report for {type(chain).__name__}")
+    for name, value in (("exact", exact), ("t_max", t_max)):
+        if value is not None:  # as the CLI refuses --exact for chains that are not matrices
+            raise InputError(
+                f"{name} applies to dense chains (MarkovChain); the constants of a "
+                f"{type(chain).__name__} are closed-form"
+            )
+    return _structured_report(chain, eps)

@@ -140,6 +140,8 @@ def aggregation_limit(
     [0.818182]
     """
     vectors = client_vectors(u)
+    if normalised is not None:
+        normalised = checks.boolean(normalised, "normalised")
     n = vectors.shape[0]
     if (p is None) == (chain is None):
         raise InputError("give exactly one of p (Bernoulli links) and chain")

@@ -2,16 +2,77 @@
 computes; with ``out`` it is written to a crash-safe, resumable result directory
 (:mod:`fltheory.sim.rundir`)."""
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fltheory.sim.config import SimConfig, build, load_config, run_config
-from fltheory.sim.results import RunResult
+from fltheory.errors import InputError
+from fltheory.resources import parse_bytes
+
+if TYPE_CHECKING:  # the simulator (and torch) load on the first call of simulate()
+    from fltheory.sim.config import SimConfig
+    from fltheory.sim.results import RunResult
 
 #: progress(algorithm label, rounds done, rounds in all)
 Progress = Callable[[str, int, int], None]
+#: The devices a simulation runs on (``device`` of a config, ``--device``).
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def _count(value: object, name: str, least: int, unit: str = "") -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name} must be an integer, got {value!r}")
+    if value < least:
+        raise InputError(f"{name} must be >= {least}{unit}, got {value}")
+
+
+def check_options(
+    *,
+    seeds: object = None,
+    device: object = None,
+    threads: object = None,
+    memory_limit: object = None,
+    out: object = None,
+    overwrite: object = False,
+    resume: object = False,
+    checkpoint_every: object = None,
+    flags: bool = False,
+) -> None:
+    """Refuse options of :func:`simulate` (``flags``: of ``fltheory simulate``, named as the
+    command line spells them) that no config could make valid — the one check of both faces.
+
+    >>> check_options(seeds=0)
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: seeds must be >= 1, got 0
+    >>> check_options(resume=True, flags=True)
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: --resume, --overwrite and --checkpoint-every need --out
+    """
+
+    def name(option: str) -> str:
+        return "--" + option.replace("_", "-") if flags else option
+
+    _count(seeds, name("seeds"), 1)
+    _count(threads, name("threads"), 0)
+    _count(checkpoint_every, name("checkpoint_every"), 0, " rounds")
+    if device is not None and device not in DEVICES:
+        raise InputError(f"{name('device')} must be auto, cpu or cuda, got {device!r}")
+    if memory_limit is not None:
+        if isinstance(memory_limit, bool) or not isinstance(memory_limit, int | str):
+            raise InputError(f"{name('memory_limit')} must be a size, got {memory_limit!r}")
+        parse_bytes(memory_limit, name("memory_limit"))
+    for option, value in (("overwrite", overwrite), ("resume", resume)):
+        if not isinstance(value, bool):
+            raise InputError(f"{name(option)} must be True or False, got {value!r}")
+    if out is None and (resume or overwrite or checkpoint_every is not None):
+        needs = ", ".join(name(o) for o in ("resume", "overwrite"))
+        raise InputError(f"{needs} and {name('checkpoint_every')} need {name('out')}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,8 +92,8 @@ class SimulationReport:
     """
 
     summary: dict[str, Any]
-    runs: tuple[RunResult, ...]
-    config: SimConfig
+    runs: "tuple[RunResult, ...]"
+    config: "SimConfig"
 
     def to_dict(self) -> dict[str, Any]:
         """The summary (a copy), as ``fltheory simulate --json`` prints it.
@@ -63,13 +124,16 @@ def simulate(
     """Run a comparison: a TOML file (format in :mod:`fltheory.sim.config`) or the same tables
     as a dict (relative paths then resolve from the working directory). ``seeds``, ``device``
     ("auto", "cpu" or "cuda"), ``threads`` and ``memory_limit`` (bytes or text such as "4GiB":
-    sizes the chunks of local steps) override the config's values; ``progress`` is
-    called as progress(label, rounds done, rounds in all) while each algorithm runs.
+    a run estimated above it is refused; lowers the chunks of local steps) override the
+    config's values; ``progress`` is called as progress(label, rounds done, rounds in all)
+    while each algorithm runs.
 
     ``out``: a result directory (summary.json, rounds.csv and its schema, clients.npz,
     timing.json, manifest.json), checkpointed every ``checkpoint_every`` rounds (None: often
     enough to cost under 5 %; 0: never); ``resume`` continues an unfinished run from its last
     checkpoint, or keeps a complete result (``runs`` is then empty); ``overwrite`` replaces it.
+    Options are checked as ``fltheory simulate`` checks its flags (:func:`check_options`):
+    ``resume``, ``overwrite`` and ``checkpoint_every`` without ``out`` are refused.
 
     >>> report = simulate({"run": {"rounds": 3}, "device": "cpu",
     ...                    "problem": {"kind": "fedpbc_quadratic", "n_clients": 2, "dim": 1},
@@ -80,6 +144,22 @@ def simulate(
     fedavg 2 3
     fedavg 3 3
     """
+    check_options(
+        seeds=seeds,
+        device=device,
+        threads=threads,
+        memory_limit=memory_limit,
+        out=out,
+        overwrite=overwrite,
+        resume=resume,
+        checkpoint_every=checkpoint_every,
+    )
+    if not isinstance(config, Mapping | str | os.PathLike):
+        raise InputError(f"config must be a TOML file or a dict of tables, got {config!r}")
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress must be a function of (label, done, total), got {progress!r}")
+    from fltheory.sim.config import build, load_config, run_config
+
     if isinstance(config, Mapping):
         overrides = {"seeds": seeds, "device": device, "threads": threads}
         overrides["memory_limit"] = memory_limit

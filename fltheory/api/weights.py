@@ -146,7 +146,7 @@ def _problem14(setup: ProblemSetup, kappas: tuple[float, ...]) -> WeightsReport:
 def optimal_weights(
     setup: ProblemSetup | str | Path,
     *,
-    problem: str = "14",
+    problem: str | int = "14",
     kappa2: float | None = None,
     method: str | None = None,
 ) -> WeightsReport:
@@ -155,15 +155,19 @@ def optimal_weights(
     Problem 14 weighs the bias term by ``kappa2`` when given, else by the setup's κ̄² values
     (the file's ``[optimize] kappa2``, a list solved as a sweep; default
     :data:`fltheory.optimize.DEFAULT_KAPPA2` = 1, eq. 14 as printed); it always uses cvxpy.
-    Problem 212 takes ``method`` "closed-form" (the default) or "cvxpy".
+    Problem 212 takes ``method`` "closed-form" (the default) or "cvxpy". ``problem`` may be
+    given as text or as a number (14 or 212).
 
     >>> examples = Path(__file__).resolve().parents[2] / "examples"
     >>> report = optimal_weights(examples / "quadratic_small.toml", kappa2=3.0)
     >>> report.q.round(3).tolist(), report.result.status
     ([0.791, 0.068, 0.046, 0.043, 0.052], 'optimal')
     """
+    given = problem
+    if isinstance(problem, int) and not isinstance(problem, bool):
+        problem = str(problem)  # 14 and "14" alike
     if problem not in PROBLEMS:
-        raise InputError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+        raise InputError(f"problem must be 14 or 212, got {given!r}")
     if method is not None and method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if problem == "212" and kappa2 is not None:

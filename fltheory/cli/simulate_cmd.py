@@ -17,7 +17,6 @@ from rich.progress import (
 from fltheory.atomic import MANIFEST
 from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
-from fltheory.errors import InputError
 from fltheory.sim.outfiles import RESULT_FILES
 
 
@@ -125,21 +124,26 @@ def simulate_command(
     memory_limit: Annotated[
         str | None,
         typer.Option(
-            help="Memory the run may use, e.g. 4GiB (default: the available memory); sizes the "
-            "batches of (seed, client) local steps."
+            help="Memory the run may use, e.g. 4GiB (default: the available memory): a larger "
+            "estimate is refused up front; chunks of (seed, client) local steps shrink to a 16th."
         ),
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Simulate FL algorithms under client availability (vectorised PyTorch engine)."""
-    if seeds is not None and seeds < 1:
-        raise InputError(f"--seeds must be >= 1, got {seeds}")
-    if threads is not None and threads < 0:
-        raise InputError(f"--threads must be >= 0, got {threads}")
-    if checkpoint_every is not None and checkpoint_every < 0:
-        raise InputError(f"--checkpoint-every must be >= 0 rounds, got {checkpoint_every}")
-    if out is None and (resume or overwrite or checkpoint_every is not None):
-        raise InputError("--resume, --overwrite and --checkpoint-every need --out")
+    from fltheory.api.simulation import check_options
+
+    check_options(  # the checks of the Python API, messages naming the flags
+        seeds=seeds,
+        device=device,
+        threads=threads,
+        memory_limit=memory_limit,
+        out=out,
+        overwrite=overwrite,
+        resume=resume,
+        checkpoint_every=checkpoint_every,
+        flags=True,
+    )
     _preflight(config, seeds, memory_limit)
     if out is not None:  # refuse a bad --out before any work (and before importing torch)
         from fltheory.atomic import check_result_dir
@@ -151,7 +155,8 @@ def simulate_command(
     options: dict[str, Any] = {"seeds": seeds, "device": device, "threads": threads, "out": out}
     options["memory_limit"] = memory_limit
     options.update(overwrite=overwrite, resume=resume, checkpoint_every=checkpoint_every)
-    if json_out:
+    err = Console(stderr=True)
+    if json_out or not err.is_terminal:  # logs and pipes get no bar (nor its blank line)
         report = simulate(config, **options)
     else:
         bar = Progress(
@@ -159,7 +164,7 @@ def simulate_command(
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True),
+            console=err,
             transient=True,
         )
         tasks: dict[str, TaskID] = {}

@@ -154,7 +154,10 @@ def mean_limit_from_coefficients(
 
 def client_vectors(u: object, n: int | None = None) -> np.ndarray:
     """u as an (N, d) float array (a 1-D input is N×1)."""
-    arr = np.asarray(u, dtype=float)
+    try:
+        arr = np.asarray(u, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"u must be an N×d matrix of numbers, got {u!r}"[:200]) from None
     if arr.ndim == 1:
         arr = arr[:, None]
     if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:

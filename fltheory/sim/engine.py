@@ -86,7 +86,8 @@ def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) ->
 
 def _row_chunk(problem) -> int:
     """(repetition, client) rows per chunk of :func:`_weighted_updates`: the problem's
-    ``update_rows()`` where it sizes them from a memory budget, else all rows at once."""
+    ``update_rows()`` where it chunks them (a size fixed by the config, never by the free
+    memory), else all rows at once."""
     rows = getattr(problem, "update_rows", None)
     return 2**62 if rows is None else rows()
 

@@ -17,9 +17,9 @@ import numpy as np
 import torch
 
 from fltheory.errors import InputError
-from fltheory.resources import available_memory
 from fltheory.sim import cpu_kernels
 from fltheory.sim.batches import RoundBatches
+from fltheory.sim.budget import chunk_bytes
 from fltheory.sim.data import FederatedData
 from fltheory.sim.models import LogisticRegression, Model
 
@@ -27,13 +27,9 @@ from fltheory.sim.models import LogisticRegression, Model
 MAX_FULL_BATCH_ENTRIES = 50_000_000
 #: Samples per chunk when evaluating global models (keeps the score block in cache).
 EVAL_CHUNK = 2048
-#: Share of the memory limit (default: the available memory) one chunk of local steps may use.
-LOCAL_FRACTION = 1 / 16
-#: Largest chunk of local steps in bytes of gathered features (more is no faster).
-MAX_LOCAL_BYTES = 256 * 2**20
 #: Chunks of rows are multiples of this many rows (when the budget allows that many): the SIMD
 #: loops of elementwise kernels (sigmoid, exp) then split a chunk's elements where they split
-#: the whole batch's, so chunking does not change a bit.
+#: the whole batch's (matrix kernels may still round by chunk size: see ``local_sgd``).
 ALIGN_ROWS = 64
 
 
@@ -204,7 +200,8 @@ class DataProblem:
     dtype: torch.dtype = torch.float32
     #: Seed of the initial parameters of models that need a random start (CNNs).
     init_seed: int = 0
-    #: Bytes a run may use (None: the available memory); sizes the chunks of local steps.
+    #: Bytes a run may use (None: no limit): lowers the chunks of local steps below their
+    #: fixed default (:func:`fltheory.sim.budget.chunk_bytes`).
     memory_limit: int | None = None
     #: Whether plain SGD of logistic regression on CPU in float32 runs through the compiled
     #: kernels (:mod:`fltheory.sim.cpu_kernels`, numba installed; a small plan's minibatch
@@ -214,7 +211,6 @@ class DataProblem:
     def __post_init__(self) -> None:
         d = self.data
         self.alpha = check_alpha(self.alpha, d.n_clients)
-        self._available = available_memory()
         # Linear models step on [x, 1]: the features are stored once, with the column of ones
         # and the labels as a last column ([x, 1, y]: one gather fetches a minibatch).
         bias = self.model.bias_column
@@ -308,9 +304,10 @@ class DataProblem:
 
     @property
     def local_bytes(self) -> int:
-        """Bytes one chunk of local steps may use: a share of the memory limit."""
-        limit = self._available if self.memory_limit is None else self.memory_limit
-        return int(min(MAX_LOCAL_BYTES, LOCAL_FRACTION * limit))
+        """Bytes one chunk of local steps may use: fixed, or a share of an explicit memory
+        limit (:func:`~fltheory.sim.budget.chunk_bytes`) — never sized from the free memory,
+        so the chunks, and the results, are the same on a loaded machine."""
+        return chunk_bytes(self.memory_limit)
 
     def _rows(self, row_bytes: int) -> int:
         rows = self.local_bytes // row_bytes
@@ -332,7 +329,9 @@ class DataProblem:
         """E local SGD steps (eq. 2) for M rows, in chunks of :meth:`local_rows` rows: each
         chunk's minibatches for all steps are gathered at once and the model steps them
         (:meth:`~fltheory.sim.models.Model.local_sgd`). Rows are independent, so the chunking
-        does not change the result."""
+        changes no value — but a CPU's matrix kernels may round a chunk of rows differently
+        from the whole batch in the last bit: results are bit-identical for equal chunk sizes
+        (:attr:`local_bytes`, fixed by the config), equal to rounding otherwise."""
         m = clients.numel()
         if idx is None:
             chunk = self.local_rows(1, int(self.data.train_counts.max()))

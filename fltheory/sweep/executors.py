@@ -6,9 +6,15 @@ Each call is a pure function of its arguments (a config and a seed, randomness k
 seed), so the results do not depend on the executor or on the number of workers.
 """
 
+import ctypes
 import logging
 import multiprocessing
+import os
+import select
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -17,6 +23,10 @@ from typing import Any, Protocol
 from fltheory.errors import FLTheoryError, InputError
 
 Task = tuple[Any, ...]
+#: prctl(2) option: the signal a process gets when the thread that forked it ends.
+PR_SET_PDEATHSIG = 1
+#: Seconds between two looks at the parent where the system cannot wait on it (no pidfd).
+POLL_SECONDS = 1.0
 
 
 class Executor(Protocol):
@@ -27,9 +37,52 @@ class Executor(Protocol):
     def close(self) -> None: ...
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them and keeps the store consistent."""
+def _set_parent_death_signal() -> None:
+    """Linux: SIGKILL this process when its parent (the forkserver) dies."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _wait_for_exit(pid: int) -> None:
+    """Return when process ``pid`` has ended (a pidfd where Linux has one, else polling)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    except (AttributeError, OSError):
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+            except PermissionError:
+                pass
+            time.sleep(POLL_SECONDS)
+    try:
+        select.select([fd], [], [])  # a pidfd turns readable when its process ends
+    finally:
+        os.close(fd)
+
+
+def _die_with(parent: int) -> None:
+    """Kill this process (SIGKILL) as soon as the process ``parent`` ends, whatever ended it."""
+    _wait_for_exit(parent)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _worker_init(parent: int) -> None:
+    """Each worker: leaves Ctrl-C to the parent (which stops the workers and keeps the store
+    consistent), and dies with the sweep's process — even when that one is killed with
+    SIGKILL and can clean nothing up — and with its own parent, the forkserver. With the
+    workers gone, the forkserver and the resource tracker see their pipes close and exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _set_parent_death_signal()
+    threading.Thread(target=_die_with, args=(parent,), daemon=True, name="die-with").start()
 
 
 class LocalExecutor:
@@ -49,7 +102,9 @@ class LocalExecutor:
         if context.get_start_method() == "forkserver":
             # workers fork from a server that has imported the simulator (and torch) once
             context.set_forkserver_preload(["fltheory.sweep.run", "fltheory.sim.config"])
-        self._pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+        )
 
     def map_unordered(
         self, fn: Callable[..., Any], tasks: Sequence[Task]
@@ -136,8 +191,8 @@ def make_executor(kind: str, workers: int, address: str | None = None) -> Execut
     ...
     fltheory.errors.InputError: unknown executor 'spark'; choose local or ray
     """
-    if workers < 1:
-        raise InputError(f"--workers must be >= 1, got {workers}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"--workers must be >= 1, got {workers!r}")
     if kind == "local":
         if address is not None:
             raise InputError("--address is for --executor ray")

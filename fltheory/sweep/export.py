@@ -48,7 +48,7 @@ def table(store: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
     (['key', 'run.lr', 'seed', 'fedavg/objective/final'], [0, 1])
     """
     regular_file(store, "results store")
-    with Store(store) as db:
+    with Store(store, readonly=True) as db:  # readable on a read-only file system too
         stored = list(db.rows())
     swept: dict[str, None] = {}
     metrics: set[str] = set()

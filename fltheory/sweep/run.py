@@ -5,15 +5,17 @@ simulator draws every random number from generators keyed by the seed and a purp
 is the same, bit for bit, whichever process, machine or executor computes it.
 """
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fltheory.errors import InputError
 from fltheory.sweep.executors import make_executor
-from fltheory.sweep.spec import Sweep, runs
-from fltheory.sweep.store import Row, Store
+from fltheory.sweep.spec import Run, Sweep, check_seeds, runs
+from fltheory.sweep.store import Row, Store, StoreError, StoreLost
 
 #: progress(runs done, runs in all), runs already in the store counted as done.
 Progress = Callable[[int, int], None]
@@ -90,7 +92,10 @@ def run_sweep(
 ) -> SweepReport:
     """Run every run of ``sweep`` missing from ``store`` (created if needed) and store each
     as it finishes; an interruption (Ctrl-C, SIGTERM) stops the workers and leaves every
-    finished run stored.
+    finished run stored. Refused up front: seeds a store cannot hold, and runs that would not
+    fit in memory as many at once as there are local workers. A store that fails (full disk,
+    lock, deleted or replaced while the sweep runs) ends the sweep with a
+    :class:`~fltheory.sweep.store.StoreError`, never with a report of runs that were lost.
 
     >>> import tempfile
     >>> from fltheory.sweep.spec import load_sweep
@@ -106,7 +111,12 @@ def run_sweep(
     >>> run_sweep(sweep, folder / "r.db").runs_skipped
     2
     """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"workers must be an integer >= 1, got {workers!r}")
+    check_seeds(sweep.seeds, f"the sweep file {sweep.source}")
     todo = runs(sweep)
+    at_once = workers if executor == "local" or address is None else 1
+    _check_memory(todo, at_once)
     with Store(store) as db:
         finished = db.keys()
         pending = [run for run in todo if run.key not in finished]
@@ -121,10 +131,41 @@ def run_sweep(
             try:
                 for index, (metrics, seconds) in pool.map_unordered(_timed, tasks):
                     run = pending[index]
-                    db.add(Row(run.key, run.seed, run.swept, run.resolved, metrics, seconds))
+                    try:
+                        db.add(Row(run.key, run.seed, run.swept, run.resolved, metrics, seconds))
+                    except StoreLost:
+                        raise
+                    except StoreError as err:
+                        raise StoreError(f"{err}; {_kept(done, skipped)}") from None
                     done += 1
                     if progress is not None:
                         progress(skipped + done, len(todo))
             finally:
                 pool.close()
+        db.verify()  # a store deleted or replaced after its last insert: the rows are lost
     return SweepReport(len(todo), done, skipped, str(store))
+
+
+def _kept(done: int, skipped: int) -> str:
+    if done + skipped == 0:
+        return "no run was stored"
+    return f"the {done + skipped} runs stored before are kept: run the sweep again to resume"
+
+
+def _check_memory(todo: list[Run], at_once: int) -> None:
+    """Refuse a sweep whose largest run, ``at_once`` of them side by side (the workers, or
+    fewer runs), would not fit in memory (:func:`fltheory.sim.budget.check_config_size`)."""
+    from fltheory.sim.budget import check_config_size, footprint
+
+    seen: dict[str, dict[str, Any]] = {}
+    for run in todo:  # one config per point: the seed changes no size
+        seen.setdefault(json.dumps(run.swept, sort_keys=True, default=str), run.config)
+    if not seen:
+        return
+    largest = max(seen.values(), key=lambda config: sum(footprint(config).values()))
+    try:
+        check_config_size(largest, min(at_once, len(todo)))
+    except InputError as err:
+        point = next(k for k, v in seen.items() if v is largest)
+        where = "" if point == "{}" else f" (point {point})"
+        raise InputError(f"the sweep{where} {err}") from None

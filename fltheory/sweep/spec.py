@@ -20,6 +20,8 @@ import hashlib
 import itertools
 import json
 import math
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from typing import Any
 from fltheory.config.files import load_toml, regular_file
 from fltheory.config.schema import suggest
 from fltheory.errors import InputError
+from fltheory.sweep.store import SEED_MAX, SEED_MIN
 
 #: The most runs (points × seeds) one sweep may name.
 MAX_RUNS = 100_000
@@ -91,13 +94,32 @@ def _seeds(value: Any, where: str) -> tuple[int, ...]:
         return tuple(range(value))
     if isinstance(value, list) and value:
         if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in value):
-            raise InputError(f"'seeds' in {where}: expected non-negative integers, got {value}")
+            raise InputError(
+                f"'seeds' in {where}: expected non-negative integers, got {_describe(value)}"
+            )
+        check_seeds(value, where)
         if len(set(value)) != len(value):
             raise InputError(f"'seeds' in {where} lists a seed twice: {value}")
         return tuple(value)
     raise InputError(
         f"'seeds' in {where}: expected a count or a list of seeds, got {_describe(value)}"
     )
+
+
+def check_seeds(seeds: Iterable[int], where: str) -> None:
+    """Refuse a seed that a results store cannot hold (SQLite integers are signed 64-bit).
+
+    >>> check_seeds([0, 2**63], "the sweep file s.toml")
+    Traceback (most recent call last):
+    ...
+    fltheory.errors.InputError: 'seeds' in the sweep file s.toml: seed 9223372036854775808 ...
+    """
+    for seed in seeds:
+        if not SEED_MIN <= seed <= SEED_MAX:
+            raise InputError(
+                f"'seeds' in {where}: seed {seed} exceeds {SEED_MAX} = 2^63 - 1, the largest "
+                "a results store holds (SQLite integers are signed 64-bit)"
+            )
 
 
 def set_dotted(raw: dict[str, Any], key: str, value: Any) -> None:
@@ -220,6 +242,8 @@ def load_sweep(path: str | Path) -> Sweep:
     ...
     fltheory.errors.InputError: axis 'run.lrr' of ...t.toml: unknown key 'lrr' in [run]...
     """
+    if not isinstance(path, str | os.PathLike):
+        raise InputError(f"the sweep file must be a path, got {path!r}")
     path = Path(path)
     data = load_toml(path, "sweep file")
     where = f"the sweep file {path}"

@@ -4,15 +4,24 @@ Each finished run is one transaction (``INSERT OR IGNORE`` keyed by the run's ha
 — ``kill -9`` included — loses at most the runs still in flight; the journal is in WAL mode, so
 readers (an export, a notebook) see every committed run while a sweep writes, and several
 sweeps may write to one store (each waits its turn for the write lock).
+
+Every SQLite failure, at opening or later, is a :class:`StoreError` whose one line names its
+cause (:func:`describe`): a missing folder, a read-only file system, no permission, a full disk
+or a file-size limit, a lock held too long by another process, a corrupt file, a file that is
+not a store, or a store deleted or replaced while a sweep writes to it (checked before every
+insert: SQLite itself would go on writing into the deleted file).
 """
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fltheory.errors import InputError
 
@@ -20,6 +29,10 @@ from fltheory.errors import InputError
 VERSION = 1
 #: Seconds a writer waits for the lock held by another sweep before giving up.
 BUSY_SECONDS = 600.0
+#: The range of an SQLite INTEGER (signed 64 bits): the seeds a store can hold.
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+#: Free bytes below which a failed write is put down to a full disk.
+FULL_BYTES = 2**20
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -32,6 +45,106 @@ CREATE TABLE IF NOT EXISTS runs (
     finished REAL NOT NULL     -- Unix time it was stored
 )
 """
+
+
+class StoreError(InputError):
+    """The results store cannot be opened, read or written; the message names the cause."""
+
+
+class StoreLost(StoreError):
+    """The store was deleted or replaced while in use: what was written since is lost."""
+
+
+def _read_only_fs(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _free_bytes(folder: Path) -> int | None:
+    try:
+        stat = os.statvfs(folder)
+    except OSError:
+        return None
+    return stat.f_bavail * stat.f_frsize
+
+
+def _size_limit(path: Path) -> int | None:
+    """The file-size limit (``ulimit -f``) when the store or its WAL has reached it."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if limit == resource.RLIM_INFINITY:
+        return None
+    for name in (path, Path(f"{path}-wal")):
+        try:
+            if name.stat().st_size + 65536 >= limit:
+                return int(limit)
+        except OSError:
+            continue
+    return None
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def describe(
+    err: sqlite3.Error, path: Path, doing: str, identity: tuple[int, int] | None = None
+) -> str:
+    """One line naming why SQLite failed on the store ``path`` while ``doing`` something
+    (``identity``: the (device, inode) it had when opened, to tell a vanished store).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> describe(sqlite3.OperationalError("unable to open database file"),
+    ...          folder / "no" / "r.db", "opening it")
+    '.../no/r.db: the folder .../no does not exist'
+    >>> err = sqlite3.OperationalError("database is locked")
+    >>> err.sqlite_errorname = "SQLITE_BUSY"
+    >>> describe(err, folder / "r.db", "storing a run")
+    '.../r.db: the store is locked by another process (waited 600 s while storing a run)'
+    """
+    name = getattr(err, "sqlite_errorname", "") or ""
+    head = f"{path}: "
+    if identity is not None and _identity(path) != identity:
+        gone = "deleted" if not path.exists() else "replaced by another file"
+        return head + f"the store was {gone} while in use ({doing}); the runs stored since are lost"
+    folder = path.absolute().parent
+    if not folder.exists():
+        return head + f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return head + f"{folder} is not a folder"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return head + (
+            f"the store is locked by another process (waited {BUSY_SECONDS:g} s while {doing})"
+        )
+    limit = _size_limit(path)
+    free = _free_bytes(folder)
+    if limit is not None and name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+        return head + f"the file-size limit (ulimit -f: {limit} bytes) was reached while {doing}"
+    if name.startswith("SQLITE_FULL") or (
+        name.startswith("SQLITE_IOERR") and free is not None and free < FULL_BYTES
+    ):
+        return head + f"the disk is full ({free or 0} bytes free) while {doing}"
+    if name.startswith("SQLITE_CORRUPT"):
+        return head + f"the store is corrupt (SQLite: {err}); export what is readable or start anew"
+    if name.startswith("SQLITE_NOTADB"):
+        return head + "not a sweep results store (not an SQLite database)"
+    if _read_only_fs(folder):
+        return head + f"the store is on a read-only file system (while {doing})"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return head + f"permission denied while {doing} (SQLite: {err})"
+    if name.startswith("SQLITE_IOERR"):
+        return head + f"input/output error while {doing} (SQLite {name}: {err})"
+    return head + f"SQLite failed while {doing} ({name or type(err).__name__}: {err})"
 
 
 @dataclass(frozen=True)
@@ -51,7 +164,8 @@ class Row:
 
 
 class Store:
-    """An open results store (a context manager; created when missing).
+    """An open results store (a context manager; created when missing, unless ``readonly``:
+    then it must exist, and may sit on a read-only file system).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "results.db"
@@ -62,29 +176,67 @@ class Store:
     True
     False
     (['k1'], [{'f/objective/final': 1.5}])
+    >>> Store(path.parent / "no" / "r.db")
+    Traceback (most recent call last):
+    ...
+    fltheory.sweep.store.StoreError: .../no/r.db: the folder .../no does not exist
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        self._identity: tuple[int, int] | None = None
         if self.path.is_dir():
-            raise InputError(f"{self.path}: the store is a directory, not a SQLite file")
+            raise StoreError(f"{self.path}: the store is a directory, not a SQLite file")
         if self.path.exists() and not self.path.is_file():
-            raise InputError(f"{self.path}: the store is not a regular file")
+            raise StoreError(f"{self.path}: the store is not a regular file")
+        folder = self.path.absolute().parent
+        if readonly and not self.path.exists():
+            raise StoreError(f"{self.path}: no such results store")
+        if not readonly and self.path.parent.is_dir() and _read_only_fs(folder):
+            raise StoreError(
+                f"{self.path}: the store is on a read-only file system; a sweep writes to it "
+                "(copy it to a writable folder)"
+            )
         try:
-            self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+            self._db = self._connect(folder)
         except sqlite3.Error as err:
-            raise InputError(f"{self.path}: cannot open the store ({err})") from None
+            raise StoreError(describe(err, self.path, "opening it")) from None
         try:
             self._setup()
-        except sqlite3.DatabaseError as err:
+        except sqlite3.Error as err:
             self._db.close()
-            raise InputError(f"{self.path}: not a sweep results store ({err})") from None
+            raise StoreError(describe(err, self.path, "opening it")) from None
+        except StoreError:
+            self._db.close()
+            raise
+        self._identity = _identity(self.path)
+
+    def _connect(self, folder: Path) -> sqlite3.Connection:
+        if not self.readonly:
+            return sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+        # A store on a read-only file system has no -wal/-shm files to make: opened as
+        # immutable unless a WAL left by a crash holds committed runs.
+        wal = Path(f"{self.path}-wal")
+        immutable = _read_only_fs(folder) and not (wal.exists() and wal.stat().st_size > 0)
+        uri = f"file:{quote(str(self.path.absolute()))}?mode=ro"
+        if immutable:
+            uri += "&immutable=1"
+        return sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
 
     def _setup(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         tables = self._db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
         if version not in (0, VERSION) or (version == 0 and tables):
-            raise sqlite3.DatabaseError(f"schema version {version}, tables {len(tables)}")
+            names = ", ".join(sorted(name for (name,) in tables)[:5]) or "none"
+            raise StoreError(
+                f"{self.path}: not a sweep results store (schema version {version}, "
+                f"tables: {names})"
+            )
+        if self.readonly:
+            if version == 0:
+                raise StoreError(f"{self.path}: not a sweep results store (an empty database)")
+            return
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         if version == 0:
@@ -92,6 +244,35 @@ class Store:
             self._db.execute(_SCHEMA)
             self._db.execute(f"PRAGMA user_version={VERSION}")
             self._db.execute("COMMIT")
+
+    @contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        """Turn an SQLite error into a :class:`StoreError` naming its cause."""
+        try:
+            yield
+        except sqlite3.Error as err:
+            self.verify()
+            raise StoreError(describe(err, self.path, doing, self._identity)) from None
+
+    def verify(self) -> None:
+        """Raise :class:`StoreError` when the file at the store's path is no longer the one
+        opened (deleted, moved, replaced): SQLite would go on writing into the lost file.
+
+        >>> import tempfile
+        >>> path = Path(tempfile.mkdtemp()) / "r.db"
+        >>> with Store(path) as store:
+        ...     path.unlink()
+        ...     store.verify()
+        Traceback (most recent call last):
+        ...
+        fltheory.sweep.store.StoreLost: .../r.db: the store was deleted while in use (...)...
+        """
+        if self._identity is not None and _identity(self.path) != self._identity:
+            gone = "deleted" if not self.path.exists() else "replaced by another file"
+            raise StoreLost(
+                f"{self.path}: the store was {gone} while in use (a sweep writing to it); "
+                "the runs stored since are lost"
+            )
 
     def __enter__(self) -> "Store":
         return self
@@ -116,7 +297,8 @@ class Store:
         ...     store.keys()
         {'k'}
         """
-        return {key for (key,) in self._db.execute("SELECT key FROM runs")}
+        with self._guard("reading it"):
+            return {key for (key,) in self._db.execute("SELECT key FROM runs")}
 
     def add(self, row: Row) -> bool:
         """Store one finished run in its own transaction; False if its key was already there.
@@ -126,6 +308,9 @@ class Store:
         ...     store.add(Row("k", 0, {}, {}, {}, 0.0)), store.add(Row("k", 0, {}, {}, {}, 0.0))
         (True, False)
         """
+        if not SEED_MIN <= row.seed <= SEED_MAX:
+            raise StoreError(f"{self.path}: seed {row.seed} does not fit a store (signed 64 bits)")
+        self.verify()
         values = (
             row.key,
             row.seed,
@@ -135,7 +320,10 @@ class Store:
             row.seconds,
             time.time(),
         )
-        cursor = self._db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+        with self._guard("storing a run"):
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)", values
+            )
         return cursor.rowcount == 1
 
     def rows(self) -> Iterator[Row]:
@@ -148,13 +336,20 @@ class Store:
         [(3, {'m': 0.5})]
         """
         query = "SELECT key, seed, swept, config, metrics, seconds FROM runs ORDER BY rowid"
-        for key, seed, swept, config, metrics, seconds in self._db.execute(query):
-            yield Row(
-                key, seed, json.loads(swept), json.loads(config), json.loads(metrics), seconds
-            )
+        with self._guard("reading it"):
+            found = self._db.execute(query).fetchall()
+        for key, seed, swept, config, metrics, seconds in found:
+            try:
+                row = Row(
+                    key, seed, json.loads(swept), json.loads(config), json.loads(metrics), seconds
+                )
+            except (TypeError, ValueError):
+                raise StoreError(f"{self.path}: the store is corrupt (run {key!r})") from None
+            yield row
 
     def __len__(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+        with self._guard("reading it"):
+            return int(self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
 
 
 def _dumps(value: Any) -> str:

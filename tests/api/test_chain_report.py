@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from fltheory.api.chain import chain_report
+from fltheory.errors import InputError
 from fltheory.jsonable import to_jsonable
 from fltheory.markov import ClusteredChain, MarkovChain, ProductChain
 from fltheory.rng import generator
@@ -128,5 +129,5 @@ def test_clustered_report_fields() -> None:
 
 
 def test_unknown_chain_type_is_refused():
-    with pytest.raises(TypeError):
+    with pytest.raises(InputError, match="chain must be a MarkovChain"):
         chain_report(object())  # type: ignore[arg-type]

@@ -112,7 +112,7 @@ def test_optimal_weights_sweep_has_one_result_per_kappa2():
 @pytest.mark.parametrize(
     ("kwargs", "fragment"),
     [
-        ({"problem": "13"}, "problem must be one of 14, 212"),
+        ({"problem": "13"}, "problem must be 14 or 212"),
         ({"problem": "212", "kappa2": 1.0}, "kappa2 applies to problem 14 only"),
         ({"method": "cvxpy"}, "method applies to problem 212"),
         ({"problem": "212", "method": "newton"}, "method must be one of"),

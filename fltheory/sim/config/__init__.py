@@ -4,7 +4,8 @@ Layout (see ``examples/sim_*.toml``; every kind, name and field is listed, with 
 and meaning, in ``docs/plugins.md``, generated from the registries)::
 
     name = "..."; seed = 0; seeds = 10; device = "auto"; dtype = "float32"; threads = 1
-    memory_limit = "4GiB"  (optional: sizes the chunks of (seed, client) local steps)
+    memory_limit = "4GiB"  (optional: a run estimated above it is refused; lowers the chunks of
+                            (seed, client) local steps, fixed otherwise)
     [run]          rounds, local_steps, batch_size (0: full), eval_every, prior = [a, b],
                    warmup (t′ of the "warmed" estimator), and the defaults of every algorithm's
                    options: lr, server_lr, lr_schedule, lr_t0, momentum, weight_decay, diameter,

@@ -149,8 +149,9 @@ class SimFile(Strict):
     threads: int = Field(1, ge=0, description="CPU threads for torch (0: torch's default)")
     memory_limit: int | str | None = Field(
         None,
-        description='bytes the run may use, e.g. "4GiB" (default: the available memory); '
-        "sizes the chunks of (seed, client) local steps",
+        description='bytes the run may use, e.g. "4GiB" (default: what is available): a run '
+        "whose estimate exceeds it is refused up front; chunks of (seed, client) local steps "
+        "shrink to a 16th of it (below their fixed 256 MiB)",
     )
     run: RunTable = Field(description="the [run] table")
     problem: dict[str, Any] = Field(description="[problem]: kind = a problem kind, its fields")
