@@ -400,7 +400,7 @@ def run_experiment(
     spec = experiment.setup(setup)
     data = spec.data
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     config: Any
     with caching(cache_dir, device) as searches:
         if mode in spec.measure:
@@ -420,6 +420,7 @@ def run_experiment(
                 parts.append((tag, measurements_of(report)))
             m = merge(parts) if isinstance(config, list) else parts[0][1]
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     assert experiment.judge is not None  # check_runnable refused it otherwise
     checks = experiment.judge(m, mode)
     record = {
@@ -435,6 +436,7 @@ def run_experiment(
         "seeds": n_seeds,
         "rounds": int(m.eval_rounds[-1]) + 1,
         "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu_seconds, 2),
         "config": config,
         "level": "one-sided 80 %, direction only" if mode == "quick" else "95 %",
     }
