@@ -24,10 +24,10 @@ from fltheory.errors import InputError
 from fltheory.experiments.data_sources import resolve
 from fltheory.experiments.grid import CACHE_DIR, caching
 from fltheory.experiments.judges import (
-    decide,
     exclusion_by_group,
     metrics_table,
     participation,
+    verdict,
 )
 from fltheory.experiments.model import MODES, Experiment, Measurements, Panel, get
 from fltheory.jsonable import to_jsonable
@@ -428,7 +428,7 @@ def run_experiment(
         "source": experiment.source.to_dict(),
         "setup": setup,
         "mode": mode,
-        "verdict": decide(checks),
+        "verdict": verdict(checks, mode),
         "paper": experiment.paper_record(),
         "measured": _measured(m, "value" if mode in spec.measure else "acc"),
         "checks": [c.to_dict() for c in checks],
@@ -458,8 +458,16 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+#: What a quick run's outcome means (summary, CLI).
+SMOKE_NOTE = (
+    "Quick mode is a smoke test (reduced sizes; direction only, one-sided 80 %): it says whether "
+    "the direction agrees, never reproduced or contradicted. The verdict of record is the full "
+    "run (--full)."
+)
+
+
 def summary_markdown(record: dict[str, Any]) -> str:
-    """The Markdown summary of a verdict record."""
+    """The Markdown summary of a verdict record (a quick run's says it is a smoke test)."""
     src = record["source"]
     lines = [
         f"# {record['id']}: {record['verdict']}",
@@ -469,6 +477,10 @@ def summary_markdown(record: dict[str, Any]) -> str:
         f"Setup `{record['setup']}`, mode `{record['mode']}` ({record['level']}); data: "
         f"{record['data']}; {record['seeds']} seeds × {record['rounds']} rounds; "
         f"{record['seconds']} s.",
+    ]
+    if record["mode"] == "quick":
+        lines += ["", SMOKE_NOTE]
+    lines += [
         "",
         "| claim | paper | measured | CI | holds | role |",
         "|---|---|---|---|---|---|",

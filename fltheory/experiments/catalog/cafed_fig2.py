@@ -25,6 +25,7 @@ from fltheory.experiments.catalog.common import (
 from fltheory.experiments.model import (
     Check,
     Claim,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -283,6 +284,9 @@ register(
         ),
         panels=(ACCURACY, Panel("exclusion", "group_exclusion", "left out, by client group")),
         judge=fig2a_judge,
+        diagnoses=(
+            Diagnosis("figures/cafed_fig2_diagnosis.py", "--oracle", "cafed_fig2_diagnosis.json"),
+        ),
         seeds={"quick": 4, "full": 10},
         notes=FIG2A_DIAGNOSIS,
     )
@@ -321,6 +325,9 @@ register(
         ),
         panels=(ACCURACY,),
         judge=fig2b_judge,
+        diagnoses=(
+            Diagnosis("figures/cafed_fig2_diagnosis.py", "--oracle", "cafed_fig2_diagnosis.json"),
+        ),
         seeds={"quick": 4, "full": 10},
         notes=FIG2B_DIAGNOSIS,
     )

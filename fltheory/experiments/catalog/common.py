@@ -217,6 +217,7 @@ def authors_setup(
         requires=tuple(extra),
         configs=configs,
         datasets=paper.datasets if paper is not None else (),
+        full_needs_gpu=paper is not None and paper.full_needs_gpu,
     )
 
 
