@@ -329,7 +329,7 @@ FIG1B_DIAGNOSIS = (
     "'less available, correlated' ones the paper names (11 %). Authors mechanics (authors mode,"
     " T = 200, 6 seeds): −1.40 [−3.69, 0.89], Unbiased − AdaFed −0.71 [−2.22, 0.81]; CA-Fed "
     "leaves out 2.7 % (most in 'less available, correlated', 13 %) and tracks Unbiased, not "
-    "ahead of AdaFed. Full paper mode (N = 100, all images, T = 200, 10 seeds, /work/full): "
+    "ahead of AdaFed. Full paper mode (N = 100, all images, T = 200, 10 seeds): "
     "CA-Fed − AdaFed −0.01 [−1.48, 1.45] (the paper's +0.94 inside), 'contradicted' by the "
     "ranking: More available is best (P = 0.998, +2.04 [0.28, 3.79] over CA-Fed); with "
     "label-skew-only Dirichlet data, dropping the less-available clients costs little "
