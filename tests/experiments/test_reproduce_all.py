@@ -158,3 +158,19 @@ def test_a_holding_guard_is_not_the_headline():
     assert record.headline(rec)["claim"] == "x > y"
     failing = {**rec, "checks": [{**guard, "holds": False}, FAKE["checks"][0]]}
     assert record.headline(failing)["claim"] == "the algorithms train"
+
+
+@pytest.mark.slow
+def test_full_runs_go_to_their_folders_and_into_the_record(tmp_path):
+    # cafed:fig4a full (an estimator study, no training; ~10 CPU s): run, store, collect.
+    runs, records, out = tmp_path / "runs", tmp_path / "records", tmp_path / "docs"
+    argv = ["--full", "--runs", str(runs), "--ids", "cafed:fig4a", "--setups", "paper",
+            "--records", str(records), "--out", str(out)]  # fmt: skip
+    assert reproduce_all.main(argv) == 0
+    folder = runs / "cafed_fig4a__paper"
+    assert (folder / "error.png").is_file() and (folder / "summary.md").is_file()
+    (kept,) = record.load_records(records)
+    assert kept[0]["mode"] == "full" and kept[1]["provenance"]["experiment"] == "cafed:fig4a"
+    rows = json.loads((out / "reproduce_results.json").read_text())["record"]
+    row = next(r for r in rows if (r["id"], r["setup"]) == ("cafed:fig4a", "paper"))
+    assert row["verdict"] == kept[0]["verdict"] and row["cpu_seconds"] > 0
