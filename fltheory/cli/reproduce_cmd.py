@@ -92,10 +92,13 @@ def _print_listing(rows: list[dict[str, Any]]) -> None:
 
 
 def _print_verdict(record: dict[str, Any], out: Path) -> None:
+    from fltheory.experiments.runner import SMOKE_NOTE
+
+    smoke = record["mode"] == "quick"
     title = (
         f"{record['id']} --setup {record['setup']} --{record['mode']}: "
-        f"{record['verdict'].upper()} ({record['data']}; {record['seeds']} seeds, "
-        f"{record['seconds']} s)"
+        f"{record['verdict'] if smoke else record['verdict'].upper()} ({record['data']}; "
+        f"{record['seeds']} seeds, {record['seconds']} s)"
     )
     rows = []
     for c in record["checks"]:
@@ -116,6 +119,8 @@ def _print_verdict(record: dict[str, Any], out: Path) -> None:
         ],
         rows,
     )
+    if smoke:
+        out_console.print(SMOKE_NOTE)
     out_console.print(f"results written to {out}")
 
 

@@ -9,6 +9,8 @@
   JSON, the Markdown summary and a PNG + CSV per panel, crash-safely;
 * :mod:`~fltheory.experiments.stats` — paired differences with confidence intervals, ranking
   probabilities, trends, Holm's correction: what every verdict rests on.
+* :mod:`~fltheory.experiments.record` — the record: full-size verdicts per (ID, setup) built from
+  the run records that full runs write (quick runs are smoke tests and stay out of it).
 
 The command is ``fltheory reproduce`` (``--list``, ``ID --quick|--full --setup S``).
 """

@@ -6,7 +6,11 @@ is significant on the claimed side at 2.5 %); ``quick`` mode at a one-sided 80 %
 (two-sided 60 % intervals), direction only — magnitudes are reported, not judged.
 
 Verdict (:func:`decide`): ``contradicted`` when a primary check establishes the contrary,
-``reproduced`` when every primary check holds, ``not_reproduced`` otherwise.
+``reproduced`` when every primary check holds, ``not_reproduced`` otherwise. That is the verdict
+of a **full** run, the record. A quick run is a smoke test at reduced size, so
+:func:`verdict` words its outcome as :data:`SMOKE` (``smoke: direction agrees`` /
+``smoke: direction disagrees`` / ``smoke: inconclusive``): never ``reproduced`` or
+``contradicted``.
 
 >>> import numpy as np
 >>> from fltheory.experiments.model import Measurements
@@ -223,6 +227,26 @@ def decide(checks: Sequence[Check]) -> str:
     if primary and all(c.holds for c in primary):
         return "reproduced"
     return "not_reproduced"
+
+
+#: The outcome of a quick (smoke) run, by the decision :func:`decide` takes on its checks.
+SMOKE = {
+    "reproduced": "smoke: direction agrees",
+    "not_reproduced": "smoke: inconclusive",
+    "contradicted": "smoke: direction disagrees",
+}
+
+
+def verdict(checks: Sequence[Check], mode: str) -> str:
+    """What a run of ``mode`` reports: :func:`decide` in full mode (the record), its
+    :data:`SMOKE` wording in quick mode (reduced sizes, direction only at one-sided 80 %).
+
+    >>> holds = [Check("c", 1, 1, None, True)]
+    >>> verdict(holds, "full"), verdict(holds, "quick")
+    ('reproduced', 'smoke: direction agrees')
+    """
+    decision = decide(checks)
+    return SMOKE[decision] if mode == "quick" else decision
 
 
 def logged_rounds(rounds: int) -> np.ndarray:

@@ -23,13 +23,16 @@ from fltheory.config.schema import Strict
 from fltheory.errors import InputError
 from fltheory.registry import Registry
 
-#: Modes: ``quick`` (reduced size, for CI; direction only at a one-sided 80 % level) and
-#: ``full`` (the paper's size; 95 % intervals, magnitudes judged).
+#: Modes: ``quick`` (a smoke test: reduced size, for CI; direction only at a one-sided 80 %
+#: level, reported as :data:`SMOKE_VERDICTS`) and ``full`` (the paper's size; 95 % intervals,
+#: magnitudes judged; its verdict is the record).
 MODES = ("quick", "full")
 #: Setups: ``paper`` (the paper as written) and ``authors`` (what the authors' public code does).
 SETUPS = ("paper", "authors")
-#: Verdicts, best first.
+#: Verdicts of a full run (the record), best first.
 VERDICTS = ("reproduced", "not_reproduced", "contradicted")
+#: Outcomes of a quick run (a smoke test: :data:`fltheory.experiments.judges.SMOKE`).
+SMOKE_VERDICTS = ("smoke: direction agrees", "smoke: inconclusive", "smoke: direction disagrees")
 
 #: Simulator features some experiments still need (spec C.*), by key: one line each.
 FEATURES: dict[str, str] = {
@@ -137,6 +140,35 @@ Config = dict[str, Any] | list[tuple[str, dict[str, Any]]]
 
 
 @dataclass(frozen=True)
+class Diagnosis:
+    """A script under ``figures/`` that measures why a claim fails here: run as
+    ``python SCRIPT ARGS`` from the repository root, it writes ``writes`` (a JSON or JSONL file
+    under ``figures/out/``). ``setups``: the setups whose verdict it explains (empty: all).
+
+    >>> d = Diagnosis("figures/cafed_fig3_diagnosis.py", "iid", "cafed_fig3_diagnosis_iid.jsonl")
+    >>> d.command, d.output
+    ('python figures/cafed_fig3_diagnosis.py iid', 'figures/out/cafed_fig3_diagnosis_iid.jsonl')
+    """
+
+    script: str
+    args: str
+    writes: str
+    setups: tuple[str, ...] = ()
+
+    @property
+    def command(self) -> str:
+        return f"python {self.script} {self.args}".rstrip()
+
+    @property
+    def output(self) -> str:
+        """The file it writes, from the repository root (the scripts' default ``--out``)."""
+        return f"figures/out/{self.writes}"
+
+    def explains(self, setup: str) -> bool:
+        return not self.setups or setup in self.setups
+
+
+@dataclass(frozen=True)
 class SetupSpec:
     """One way of running an experiment. ``configs[mode]()`` returns the ``fltheory simulate``
     tables (a dict) for that mode, or a list of (tag, tables) for a sweep (one comparison per
@@ -155,6 +187,9 @@ class SetupSpec:
     #: study) produce their :class:`Measurements` directly; it also gets ``data_dir`` and
     #: ``device`` when it takes them as keywords.
     measure: Mapping[str, Callable[[int], "Measurements"]] = field(default_factory=dict)
+    #: Whether the full mode needs a GPU (CNNs on CIFAR-10/SVHN at the paper's size: hours
+    #: to days on a CPU core).
+    full_needs_gpu: bool = False
 
     def __post_init__(self) -> None:
         unknown = [r for r in self.requires if r not in FEATURES]
@@ -253,6 +288,8 @@ class Experiment:
     judge: Judge | None = None
     seeds: Mapping[str, int] = field(default_factory=lambda: {"quick": 6, "full": 10})
     notes: str = ""
+    #: Scripts that measured why its claims fail (linked from the verdict record).
+    diagnoses: tuple[Diagnosis, ...] = ()
 
     def setup(self, name: str) -> SetupSpec:
         if name not in self.setups:

@@ -25,10 +25,10 @@ from fltheory.errors import InputError
 from fltheory.experiments.data_sources import resolve
 from fltheory.experiments.grid import CACHE_DIR, caching
 from fltheory.experiments.judges import (
-    decide,
     exclusion_by_group,
     metrics_table,
     participation,
+    verdict,
 )
 from fltheory.experiments.model import MODES, Experiment, Measurements, Panel, get
 from fltheory.jsonable import to_jsonable
@@ -404,7 +404,7 @@ def run_experiment(
     spec = experiment.setup(setup)
     data = spec.data
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     config: Any
     with caching(cache_dir, device) as searches:
         if mode in spec.measure:
@@ -424,6 +424,7 @@ def run_experiment(
                 parts.append((tag, measurements_of(report)))
             m = merge(parts) if isinstance(config, list) else parts[0][1]
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     assert experiment.judge is not None  # check_runnable refused it otherwise
     checks = experiment.judge(m, mode)
     record = {
@@ -431,7 +432,7 @@ def run_experiment(
         "source": experiment.source.to_dict(),
         "setup": setup,
         "mode": mode,
-        "verdict": decide(checks),
+        "verdict": verdict(checks, mode),
         "paper": experiment.paper_record(),
         "measured": _measured(m, "value" if mode in spec.measure else "acc"),
         "checks": [c.to_dict() for c in checks],
@@ -439,6 +440,7 @@ def run_experiment(
         "seeds": n_seeds,
         "rounds": int(m.eval_rounds[-1]) + 1,
         "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu_seconds, 2),
         "config": config,
         "level": "one-sided 80 %, direction only" if mode == "quick" else "95 %",
     }
@@ -460,8 +462,16 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+#: What a quick run's outcome means (summary, CLI).
+SMOKE_NOTE = (
+    "Quick mode is a smoke test (reduced sizes; direction only, one-sided 80 %): it says whether "
+    "the direction agrees, never reproduced or contradicted. The verdict of record is the full "
+    "run (--full)."
+)
+
+
 def summary_markdown(record: dict[str, Any]) -> str:
-    """The Markdown summary of a verdict record."""
+    """The Markdown summary of a verdict record (a quick run's says it is a smoke test)."""
     src = record["source"]
     lines = [
         f"# {record['id']}: {record['verdict']}",
@@ -471,6 +481,10 @@ def summary_markdown(record: dict[str, Any]) -> str:
         f"Setup `{record['setup']}`, mode `{record['mode']}` ({record['level']}); data: "
         f"{record['data']}; {record['seeds']} seeds × {record['rounds']} rounds; "
         f"{record['seconds']} s.",
+    ]
+    if record["mode"] == "quick":
+        lines += ["", SMOKE_NOTE]
+    lines += [
         "",
         "| claim | paper | measured | CI | holds | role |",
         "|---|---|---|---|---|---|",

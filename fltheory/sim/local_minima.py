@@ -6,9 +6,12 @@
   solver stops when the gradient's sup-norm is below ``gtol`` (default 1e-7), which by strong
   convexity bounds the excess objective by ‖∇F_k‖²/(2·ridge).
 * :func:`sklearn_local_minima` — the authors' value (arodio/CA-Fed ``get_local_optimums``):
-  scikit-learn ``LogisticRegression(C=1, lbfgs, max_iter=1000)`` fitted on the client's training
-  data, F_k* = its **unpenalised** training log-loss; 0 when the fit raises ``ValueError`` (a
-  single-class client). Not the minimum of the function CA-Fed trains (spec A.3).
+  scikit-learn's ``LogisticRegression(multi_class='multinomial', C=1, lbfgs, max_iter=1000)``
+  fitted on the client's training data, F_k* = its **unpenalised** training log-loss; 0 when the
+  fit raises ``ValueError`` (a single-class client). Not the minimum of the function CA-Fed
+  trains (spec A.3). Multinomial also for a **two-class** client (softmax over its two classes,
+  both weight rows penalised), which current scikit-learn (no ``multi_class`` option) no longer
+  fits: :func:`sklearn_inverse_penalty` says how it is obtained.
 
 :func:`local_minima` picks one by name and caches it per problem.
 
@@ -73,9 +76,35 @@ def exact_local_minima(problem: Any, gtol: float = GTOL, max_iter: int = 5000) -
     return out
 
 
+#: The authors' inverse penalty (sklearn's default C, P2's code ``get_local_optimums``).
+AUTHORS_C = 1.0
+
+
+def sklearn_inverse_penalty(n_classes: int, c: float = AUTHORS_C) -> float:
+    """The C of a scikit-learn fit (lbfgs, multinomial for ≥ 3 classes) whose training log-loss
+    is that of the authors' *multinomial* fit with inverse penalty ``c`` on ``n_classes``
+    classes: ``c`` itself for ≥ 3 classes, ``2c`` for two.
+
+    Two classes, multinomial: min over (W ∈ R^{2×d}, b ∈ R²) of C·Σ_i CE(softmax(W x_i + b),
+    y_i) + ½‖W‖²_F (intercepts unpenalised). The loss depends on v = w₁ − w₀ only, and for a
+    given v the penalty ½(‖w₀‖² + ‖w₁‖²) is smallest at w₁ = −w₀ = v/2, where it is ¼‖v‖².
+    So the fit is the binomial one, C·Σ_i log-loss(σ(v·x_i + c)) + ½‖v‖²/2 — a binomial fit
+    with inverse penalty 2C — with the same probabilities σ(v·x + c) = softmax(Wx + b)₁.
+    (The authors' scikit-learn fitted exactly this for ``multi_class='multinomial'`` on a binary
+    y; current scikit-learn, without that option, fits a binary y binomially with ½‖v‖² — a
+    different F*.) ``tests/sim/test_local_minima_authors.py`` checks it against a direct
+    minimisation of the two-row softmax objective.
+
+    >>> sklearn_inverse_penalty(2), sklearn_inverse_penalty(10)
+    (2.0, 1.0)
+    """
+    return 2.0 * c if n_classes == 2 else c
+
+
 def sklearn_local_minima(data: Any) -> np.ndarray:
-    """(N,) the authors' F_k*: unpenalised train log-loss of sklearn's LogisticRegression
-    (C = 1, lbfgs, max_iter = 1000) fitted on client k's training data; 0 on ``ValueError``."""
+    """(N,) the authors' F_k*: unpenalised train log-loss of scikit-learn's multinomial
+    LogisticRegression (C = 1, lbfgs, max_iter = 1000) fitted on client k's training data
+    (two-class clients through :func:`sklearn_inverse_penalty`); 0 on ``ValueError``."""
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
@@ -86,7 +115,8 @@ def sklearn_local_minima(data: Any) -> np.ndarray:
     for k in range(data.n_clients):
         rows = _client_rows(data.train_counts, k)
         x, y = data.x_train[rows], data.y_train[rows]
-        fit = LogisticRegression(C=1.0, solver="lbfgs", max_iter=1000)
+        c = sklearn_inverse_penalty(np.unique(y).size)
+        fit = LogisticRegression(C=c, solver="lbfgs", max_iter=1000)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)

@@ -11,7 +11,7 @@ F(w) = Σ_k α_k F_k(w) is the target objective, eq. (1).
 """
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import torch
@@ -25,6 +25,38 @@ from fltheory.sim.models import LogisticRegression, Model
 
 #: Largest number of padded feature entries a full-batch local step may gather at once.
 MAX_FULL_BATCH_ENTRIES = 50_000_000
+#: How test accuracy scores a model's predictions: ``model`` — the model's own rule (the first
+#: maximal score; a NaN score never wins a softmax, a NaN logit of logistic regression predicts
+#: 0); ``authors`` — the authors' metrics (:func:`authors_correct`), which differ only for
+#: diverged (NaN) models.
+Scoring = Literal["model", "authors"]
+SCORINGS = ("model", "authors")
+
+
+def authors_correct(
+    model: Model, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor
+) -> torch.Tensor:
+    """(R, S) bool: the authors' accuracy (arodio/CA-Fed ``utils/metrics.py``) of R models on
+    samples x with labels y. Multi-class (softmax, CNNs): ``torch.max(logits, 1)`` — the
+    predicted class is the first maximum, and a row with a NaN score predicts its first NaN
+    class (torch's max treats NaN as the largest), so a diverged model whose scores are all NaN
+    predicts class 0 and scores the share of class 0 (2.9 % on the authors' LEAF test sets).
+    Binary (logistic regression): ``round(sigmoid(z)) == y`` — a NaN logit is never correct.
+
+    >>> import torch
+    >>> from fltheory.sim.models import SoftmaxRegression
+    >>> m = SoftmaxRegression(2, 3)
+    >>> w = torch.full((1, m.n_params), float("nan"))
+    >>> authors_correct(m, w, torch.zeros(3, 2), torch.tensor([0, 1, 0])).tolist()
+    [[True, False, True]]
+    """
+    if isinstance(model, LogisticRegression):
+        z = model.logits(w, x)
+        return torch.round(torch.sigmoid(z)) == y.to(z.dtype)
+    # argmax and max share torch's rule: the first NaN of a row, else its first maximum.
+    return model.predict(w, x) == y
+
+
 #: Samples per chunk when evaluating global models (keeps the score block in cache).
 EVAL_CHUNK = 2048
 #: Chunks of rows are multiples of this many rows (when the budget allows that many): the SIMD
@@ -207,9 +239,13 @@ class DataProblem:
     #: kernels (:mod:`fltheory.sim.cpu_kernels`, numba installed; a small plan's minibatch
     #: rows then come straight from its raw words). False: the torch path alone.
     compiled: bool = True
+    #: How test accuracy scores predictions (:data:`Scoring`).
+    scoring: Scoring = "model"
 
     def __post_init__(self) -> None:
         d = self.data
+        if self.scoring not in SCORINGS:
+            raise InputError(f"scoring must be one of {SCORINGS}, got {self.scoring!r}")
         self.alpha = check_alpha(self.alpha, d.n_clients)
         # Linear models step on [x, 1]: the features are stored once, with the column of ones
         # and the labels as a last column ([x, 1, y]: one gather fetches a minibatch).
@@ -448,6 +484,12 @@ class DataProblem:
             total = total + self.model.global_losses(w, x, y) @ self._sample_w[s : s + EVAL_CHUNK]
         return total
 
+    def _correct(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        """(R, S) bool: whether each model's prediction is scored correct (:attr:`scoring`)."""
+        if self.scoring == "authors":
+            return authors_correct(self.model, w, x, y)
+        return self.model.correct(w, x, y)
+
     def accuracy(self, w: torch.Tensor) -> torch.Tensor | None:
         """α-weighted mean of the clients' test accuracies (clients with test data)."""
         if self._test_w is None:
@@ -455,7 +497,7 @@ class DataProblem:
         total = torch.zeros(w.shape[0], device=self.device, dtype=self.dtype)
         for s in range(0, self._xt.shape[0], EVAL_CHUNK):
             x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
-            correct = self.model.correct(w, x, y).to(self.dtype)
+            correct = self._correct(w, x, y).to(self.dtype)
             total = total + correct @ self._test_w[s : s + EVAL_CHUNK]
         return total
 
@@ -468,7 +510,7 @@ class DataProblem:
         hits = torch.zeros(w.shape[0], n, device=self.device, dtype=self.dtype)
         for s in range(0, self._xt.shape[0], EVAL_CHUNK):
             x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
-            correct = self.model.correct(w, x, y).to(self.dtype)
+            correct = self._correct(w, x, y).to(self.dtype)
             hits.index_add_(1, towner[s : s + EVAL_CHUNK], correct)
         counts = torch.as_tensor(self.data.test_counts, device=self.device, dtype=self.dtype)
         return hits / counts
@@ -497,4 +539,4 @@ class DataProblem:
             return None
         start = int(self.data.test_counts[:k].sum())
         x, y = self._xt[start : start + n_test], self._yt[start : start + n_test]
-        return (self.model.predict(theta[None], x)[0] == y).to(self.dtype).mean()
+        return self._correct(theta[None], x, y)[0].to(self.dtype).mean()

@@ -71,11 +71,9 @@ def _softmax_fit(data, k, *, ridge=None, sklearn_c=None) -> float:
     x = data.x_train[start : start + data.train_counts[k]]
     y = data.y_train[start : start + data.train_counts[k]]
     d, c = x.shape[1], data.n_classes
-    if sklearn_c is not None:  # sklearn fits the classes present; two classes: one vector
+    if sklearn_c is not None:  # the authors' multinomial fit: one row per class present
         classes, y = np.unique(y, return_inverse=True)
         c = classes.size
-        if c == 2:
-            return _binary_fit(x, y, sklearn_c)
     onehot = np.eye(c)[y]
 
     def mean_loss(theta):
@@ -96,21 +94,6 @@ def _softmax_fit(data, k, *, ridge=None, sklearn_c=None) -> float:
 
     res = minimize(fun, np.zeros(c * d + c), jac=True, method="BFGS", options={"gtol": 1e-10})
     return float(res.fun) if ridge is not None else float(mean_loss(res.x)[0])
-
-
-def _binary_fit(x, y, c_reg):
-    """Binary logistic regression: Σ softplus(z) − y z + ‖w‖²/(2C), z = xw + b; mean loss."""
-
-    def fun(theta):
-        z = x @ theta[:-1] + theta[-1]
-        loss = np.logaddexp(0, z) - y * z
-        g_z = 1 / (1 + np.exp(-z)) - y
-        g = np.r_[x.T @ g_z + theta[:-1] / c_reg, g_z.sum()]
-        return loss.sum() + 0.5 / c_reg * theta[:-1] @ theta[:-1], g
-
-    res = minimize(fun, np.zeros(x.shape[1] + 1), jac=True, method="BFGS", options={"gtol": 1e-10})
-    z = x @ res.x[:-1] + res.x[-1]
-    return float((np.logaddexp(0, z) - y * z).mean())
 
 
 def test_sklearn_minima_match_an_independent_fit_and_single_class_is_zero():

@@ -33,6 +33,7 @@ from fltheory.experiments.grid import APPENDIX_G, Grid, SimulatorObjective, cach
 from fltheory.experiments.model import (
     Check,
     Claim,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -328,7 +329,7 @@ FIG1B_DIAGNOSIS = (
     "'less available, correlated' ones the paper names (11 %). Authors mechanics (authors mode,"
     " T = 200, 6 seeds): −1.40 [−3.69, 0.89], Unbiased − AdaFed −0.71 [−2.22, 0.81]; CA-Fed "
     "leaves out 2.7 % (most in 'less available, correlated', 13 %) and tracks Unbiased, not "
-    "ahead of AdaFed. Full paper mode (N = 100, all images, T = 200, 10 seeds, /work/full): "
+    "ahead of AdaFed. Full paper mode (N = 100, all images, T = 200, 10 seeds): "
     "CA-Fed − AdaFed −0.01 [−1.48, 1.45] (the paper's +0.94 inside), 'contradicted' by the "
     "ranking: More available is best (P = 0.998, +2.04 [0.28, 3.79] over CA-Fed); with "
     "label-skew-only Dirichlet data, dropping the less-available clients costs little "
@@ -447,6 +448,10 @@ register(
         },
         panels=(ACCURACY_PANEL, *GROUP_PANELS),
         judge=fig1_judge(1.56, 1.0, "P2:315"),
+        diagnoses=(
+            Diagnosis("figures/cafed_fig1a_diagnosis.py", "h1", "cafed_fig1a_diagnosis_h1.jsonl"),
+            Diagnosis("figures/cafed_fig1a_diagnosis.py", "h3", "cafed_fig1a_diagnosis_h3.jsonl"),
+        ),
         seeds={"quick": 6, "full": 10},
         notes="Known today (T = 200, 10 runs): CA-Fed 4th, −2.38 pp vs AdaFed; spec D. "
         + FIG1A_DIAGNOSIS
@@ -481,6 +486,32 @@ register(
         },
         panels=(ACCURACY_PANEL, *GROUP_PANELS),
         judge=fig1_judge(0.94, 0.7, "P2:315"),
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_fig1b_diagnosis.py",
+                "signal",
+                "cafed_fig1b_diagnosis_signal.json",
+                setups=("paper",),
+            ),
+            Diagnosis(
+                "figures/cafed_fig1b_diagnosis.py",
+                "rates",
+                "cafed_fig1b_diagnosis_rates.json",
+                setups=("paper",),
+            ),
+            Diagnosis(
+                "figures/cafed_fig1b_diagnosis.py",
+                "baselines",
+                "cafed_fig1b_diagnosis_baselines.json",
+                setups=("paper",),
+            ),
+            Diagnosis(
+                "figures/cafed_fig1b_diagnosis.py",
+                "authors",
+                "cafed_fig1b_diagnosis_authors.json",
+                setups=("authors",),
+            ),
+        ),
         notes="MNIST loads from --data-dir; without it Fashion-MNIST stands in (named in the "
         "verdict's 'data'). " + FIG1B_DIAGNOSIS,
     )
@@ -500,6 +531,7 @@ FIG1C_PAPER = SetupSpec(
         "full": lambda: fig1c_config(200, 100, ALL, 5),
     },
     datasets=("cifar10",),
+    full_needs_gpu=True,
 )
 
 register(
@@ -687,6 +719,32 @@ register(
         },
         panels=(Panel("shares", "group_shares", "share of cumulative weight by group"),),
         judge=fig1d_judge,
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_fig1d_diagnosis.py",
+                "count --setup paper",
+                "cafed_fig1d_diagnosis_count_paper.jsonl",
+                setups=("paper",),
+            ),
+            Diagnosis(
+                "figures/cafed_fig1d_diagnosis.py",
+                "f3ast",
+                "cafed_fig1d_diagnosis_f3ast_paper.jsonl",
+                setups=("paper",),
+            ),
+            Diagnosis(
+                "figures/cafed_fig1d_diagnosis.py",
+                "count --setup authors",
+                "cafed_fig1d_diagnosis_count_authors.jsonl",
+                setups=("authors",),
+            ),
+            Diagnosis(
+                "figures/cafed_fig1d_diagnosis.py",
+                "trace --setup authors",
+                "cafed_fig1d_diagnosis_trace_authors.jsonl",
+                setups=("authors",),
+            ),
+        ),
         notes=FIG1D_DIAGNOSIS,
     )
 )

@@ -25,6 +25,7 @@ from fltheory.experiments.catalog.common import (
 from fltheory.experiments.model import (
     Check,
     Claim,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -221,7 +222,7 @@ FIG2B_DIAGNOSIS = (
     "100} is noise-determined, but κ̄² ≤ 1 loses at every T ≥ 40. Same cause as fig2a: "
     "excluding less-available clients costs more than it speeds up from t ≈ 10 on this problem,"
     " so the optimal κ̄² has nothing to grow from; Spearman is undefined (constant κ̂*), hence "
-    "not_reproduced rather than contradicted. Full paper mode (T = 500, 10 seeds, /work/full) "
+    "not_reproduced rather than contradicted. Full paper mode (T = 500, 10 seeds) "
     "reads 'reproduced' (P(ρ > 0) = 0.97) on one point: κ̂*(10) = 1, where κ̄² = 1 leads κ̄² = "
     "100 by 0.28 pp (34.06 vs 33.78 %, seed sd ≈ 20 pp) while every CA-Fed run is about 19 pp "
     "below Unbiased (52.7 %) and κ̄² = 0.01, 0.1 are the slowest (30.0, 31.8 %); κ̂* = 100 at T"
@@ -283,6 +284,9 @@ register(
         ),
         panels=(ACCURACY, Panel("exclusion", "group_exclusion", "left out, by client group")),
         judge=fig2a_judge,
+        diagnoses=(
+            Diagnosis("figures/cafed_fig2_diagnosis.py", "--oracle", "cafed_fig2_diagnosis.json"),
+        ),
         seeds={"quick": 4, "full": 10},
         notes=FIG2A_DIAGNOSIS,
     )
@@ -321,6 +325,9 @@ register(
         ),
         panels=(ACCURACY,),
         judge=fig2b_judge,
+        diagnoses=(
+            Diagnosis("figures/cafed_fig2_diagnosis.py", "--oracle", "cafed_fig2_diagnosis.json"),
+        ),
         seeds={"quick": 4, "full": 10},
         notes=FIG2B_DIAGNOSIS,
     )

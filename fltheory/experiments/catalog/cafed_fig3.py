@@ -26,6 +26,7 @@ from fltheory.experiments.catalog.common import (
 from fltheory.experiments.model import (
     Check,
     Claim,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -235,6 +236,12 @@ register(
         ),
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round, per level γ = δ"),),
         judge=fig3_judge,
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_fig3_diagnosis.py", "labels", "cafed_fig3_diagnosis_labels.jsonl"
+            ),
+            Diagnosis("figures/cafed_fig3_diagnosis.py", "iid", "cafed_fig3_diagnosis_iid.jsonl"),
+        ),
         seeds={"quick": 3, "full": 10},
         notes=FIG3_DIAGNOSIS,
     )

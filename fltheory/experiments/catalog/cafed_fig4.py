@@ -27,6 +27,7 @@ from fltheory.experiments.catalog.common import (
 from fltheory.experiments.model import (
     Check,
     Claim,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -294,6 +295,18 @@ register(
         ),
         panels=(Panel("final_accuracy", "accuracy", "accuracy after T = 50 vs t′"),),
         judge=fig4b_judge,
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_fig4b_diagnosis.py",
+                "--signal paper",
+                "cafed_fig4b_diagnosis_paper.jsonl",
+            ),
+            Diagnosis(
+                "figures/cafed_fig4b_diagnosis.py",
+                "--signal exact",
+                "cafed_fig4b_diagnosis_exact.jsonl",
+            ),
+        ),
         seeds={"quick": 6, "full": 10},
         notes=FIG4B_DIAGNOSIS,
     )

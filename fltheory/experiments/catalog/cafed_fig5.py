@@ -22,6 +22,7 @@ from fltheory.experiments.catalog.common import AUTHORS_IMAGE_RATES, ton, with_a
 from fltheory.experiments.model import (
     Check,
     Claim,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -273,6 +274,13 @@ register(
             Panel("exclusion", "group_exclusion", "active client-rounds left out, by cluster"),
         ),
         judge=fig5ac_judge,
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_fig5_diagnosis.py",
+                "--setup paper --setting a",
+                "cafed_fig5_diagnosis_paper_a.json",
+            ),
+        ),
         seeds={"quick": 3, "full": 10},
         notes=FIG5AC_DIAGNOSIS,
     )
@@ -317,6 +325,20 @@ register(
         ),
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=fig1_judge(0.6, 0.6, "P2:353"),
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_fig5_diagnosis.py",
+                "--setup paper --setting c",
+                "cafed_fig5_diagnosis_paper_c.json",
+                setups=("paper",),
+            ),
+            Diagnosis(
+                "figures/cafed_fig5_diagnosis.py",
+                "--setup authors",
+                "cafed_fig5_diagnosis_authors_c.json",
+                setups=("authors",),
+            ),
+        ),
         seeds={"quick": 6, "full": 20},
         notes=FIG5D_DIAGNOSIS,
     )

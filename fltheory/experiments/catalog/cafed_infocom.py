@@ -35,6 +35,7 @@ from fltheory.experiments.model import (
     Check,
     Claim,
     Config,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -514,6 +515,11 @@ register(
             Panel("exclusion", "group_exclusion", "active client-rounds left out, by group"),
         ),
         judge=fig1_judge,
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_infocom_fig1_diagnosis.py", "fig1", "cafed_infocom_fig1.jsonl"
+            ),
+        ),
         seeds={"quick": 3, "full": 9},
         notes=FIG1_DIAGNOSIS,
     )
@@ -538,6 +544,14 @@ register(
         setups={"paper": _paper(SYN_PAPER), "authors": _authors(SYNTHETIC)},
         panels=(Panel("shares", "group_shares", "time-averaged importance vs α"),),
         judge=fig2_judge,
+        diagnoses=(
+            Diagnosis(
+                "figures/cafed_infocom_fig1_diagnosis.py", "fig2", "cafed_infocom_fig2.jsonl"
+            ),
+            Diagnosis(
+                "figures/cafed_infocom_fig1_diagnosis.py", "fig1", "cafed_infocom_fig1.jsonl"
+            ),
+        ),
         # The sign-flip test of `departure` cannot reach Holm p < 0.4 with 3 seeds (smallest p
         # 2/2³, times 3); F3AST's departure (TV ≈ 0.04) and CA-Fed's share (±0.02) need ~30.
         seeds={"quick": 6, "full": 30},
@@ -572,6 +586,9 @@ register(
         },
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=fig3_judge,
+        diagnoses=(
+            Diagnosis("figures/cafed_infocom_fig3_diagnosis.py", "", "cafed_infocom_fig3.jsonl"),
+        ),
         seeds={"quick": 3, "full": 9},
         notes=FIG3_DIAGNOSIS,
     )
@@ -611,6 +628,9 @@ register(
         },
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round"),),
         judge=table1_judge,
+        diagnoses=(
+            Diagnosis("figures/cafed_infocom_fig3_diagnosis.py", "", "cafed_infocom_fig3.jsonl"),
+        ),
         seeds={"quick": 3, "full": 9},
         notes="Measured with the authors' own pipeline (spec B): CA-Fed's time-average lead "
         "+0.78 pp is not significant over 5 seeds and its second-half sd is the largest. "

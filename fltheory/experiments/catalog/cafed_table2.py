@@ -66,7 +66,7 @@ AUTHORS_GRIDS: dict[str, Grid] = {
 }
 
 
-#: Diagnosis of the verdicts (quick runs, and the full paper run of /work/full); in the notes.
+#: Diagnosis of the verdicts (quick runs, and the full paper run); in the notes.
 TABLE2_DIAGNOSIS = (
     "Diagnosis. The headline 'synthetic unbiased η: 2' beside −18.8 pairs Unbiased's rate with "
     "the first primary check, CA-Fed's trains margin (quick runs CA-Fed and AdaFed only). What "

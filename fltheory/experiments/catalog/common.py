@@ -65,7 +65,9 @@ AUTHORS_NOTE = (
 AUTHORS_DESCRIPTION = (
     "the authors' public code mechanics (spec B.0.3): 2 local epochs of 32, local+server SGD "
     "momentum 0.9 and weight decay 1e-2 with persistent client state, PyTorch default init, no "
-    "ridge, authors' population, sklearn F*, full local test loss as CA-Fed's signal (no ridge), "
+    "ridge, authors' population, sklearn F* (multinomial, also for two-class clients), the "
+    "code's accuracy (a diverged model predicts class 0), full local test loss as CA-Fed's "
+    "signal (no ridge), "
     "bias_const b = κ̄² (no 4), the code's F3AST; time averages also over the code's logged "
     f"points (verdict 'authors_logging'). {AUTHORS_NOTE}"
 )
@@ -85,7 +87,8 @@ def to_authors(
     model: str | None = None,
 ) -> dict[str, Any]:
     """``config`` (a ``paper`` setup's tables) under the authors' mechanics (spec B.0.3):
-    :func:`authors_run`, ridge 0, the code's population (inside the LEAF stream for a
+    :func:`authors_run`, ridge 0, the code's accuracy rule (``scoring = "authors"``: how a
+    diverged model is scored), the code's population (inside the LEAF stream for a
     ``synthetic_leaf`` problem, which switches to ``rng_layout = "authors"``), CA-Fed with the
     sklearn F* (0 on images, as in the code), the full test-loss signal without ridge and
     ``bias_const`` = κ̄², F3AST → ``f3ast_code``; data seed ``seed`` (the scripts' 42; None
@@ -98,14 +101,17 @@ def to_authors(
     ...          "availability": {"kind": "ca_fed", "g": 0.4, "nu": 0.9, "eps": 0.01},
     ...          "algorithms": [{"name": "ca_fed", "kappa2": 1.0}, {"name": "f3ast", "k": 3}]}
     >>> out = to_authors(paper, max_samples=400)
-    >>> out["seed"], out["problem"]["ridge"], out["availability"]["kind"]
-    (42, 0.0, 'ca_fed_authors')
+    >>> out["seed"], out["problem"]["ridge"], out["problem"]["scoring"], out["availability"]["kind"]
+    (42, 0.0, 'authors', 'ca_fed_authors')
     >>> out["algorithms"][0]["bias_const"], out["algorithms"][1]
     (1.0, {'name': 'f3ast_code', 'k': 3})
     """
     problem = dict(config["problem"])
     if "ridge" in problem:
         problem["ridge"] = 0.0
+    # The code's accuracy: a diverged (NaN) model predicts class 0 (torch.max), a NaN binary
+    # logit is never correct (fltheory.sim.problems.authors_correct).
+    problem["scoring"] = "authors"
     if model is not None:
         problem = {
             k: v for k, v in problem.items() if k not in ("cnn_channels", "validation_fraction")
@@ -211,6 +217,7 @@ def authors_setup(
         requires=tuple(extra),
         configs=configs,
         datasets=paper.datasets if paper is not None else (),
+        full_needs_gpu=paper is not None and paper.full_needs_gpu,
     )
 
 

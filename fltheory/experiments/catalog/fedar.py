@@ -199,6 +199,7 @@ def _setups(
             "η₀/√(1 + t/10), T = 300 (GPU advised)",
             "CIFAR-10 from --data-dir",
             datasets=("cifar10",),
+            full_needs_gpu=True,
             **modes("paper-cifar10", ("full",)),
         ),
         "authors": SetupSpec("authors", AR_CODE, "—", requires=("fedar_authors_code",)),
@@ -210,6 +211,7 @@ def _setups(
             "algorithms, η₀/√(1 + t/10), T = 300 (GPU only in practice)",
             "SVHN from --data-dir",
             datasets=("svhn",),
+            full_needs_gpu=True,
             **modes("paper-svhn", ("full",)),
         )
     return setups

@@ -240,6 +240,7 @@ register(
                 "CIFAR-10 from --data-dir",
                 requires=("shapley_values",),
                 datasets=("cifar10",),
+                full_needs_gpu=True,
             ),
             "authors": SetupSpec("authors", AR_CODE, "—", requires=("fedar_authors_code",)),
         },

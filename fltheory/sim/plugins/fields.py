@@ -22,6 +22,12 @@ Alpha = Literal["uniform"] | list[float]
 PerClient = float | list[float]
 
 MODEL_DOC = "the model trained (a name of the models registry; its fields go in this table)"
+#: How test accuracy scores predictions (:data:`fltheory.sim.problems.Scoring`).
+SCORING_DOC = (
+    "how test accuracy scores predictions: 'model' (the first maximal score; a NaN score never "
+    "wins a softmax) or 'authors' (the authors' metrics: a row with a NaN score predicts its "
+    "first NaN class, so a diverged model predicts class 0; a NaN binary logit is never correct)"
+)
 ALPHA_DOC = "target weights α of eq. (1): {choices}, or one positive number per client"
 
 

@@ -31,8 +31,14 @@ from fltheory.sim.partitions import (
     two_class_shares,
     uniform_shares,
 )
-from fltheory.sim.plugins.fields import MODEL_DOC, DataAlpha, alpha_field, target_weights
-from fltheory.sim.problems import DataProblem
+from fltheory.sim.plugins.fields import (
+    MODEL_DOC,
+    SCORING_DOC,
+    DataAlpha,
+    alpha_field,
+    target_weights,
+)
+from fltheory.sim.problems import DataProblem, Scoring
 from fltheory.sim.registries import PROBLEMS, Built, ModelShape, ProblemContext
 
 
@@ -59,6 +65,7 @@ class ImageParams(Strict):
     )
     model: str = Field("softmax", description=MODEL_DOC)
     alpha: DataAlpha = alpha_field("samples")
+    scoring: Scoring = Field("model", description=SCORING_DOC)
 
 
 class ImageFileParams(ImageParams):
@@ -122,7 +129,10 @@ def image_problem(images: ImageArrays, params: ImageParams, ctx: ProblemContext)
     assert ctx.model is not None
     model = ctx.model(ModelShape(data.n_features, data.n_classes, images.shape))
     alpha = target_weights(params.alpha, data.n_clients, data.train_counts)
-    return DataProblem(model, data, alpha, ctx.device, ctx.dtype, init_seed=ctx.seed), groups
+    problem = DataProblem(
+        model, data, alpha, ctx.device, ctx.dtype, init_seed=ctx.seed, scoring=params.scoring
+    )
+    return problem, groups
 
 
 @PROBLEMS.register("digits", params=ImageParams)

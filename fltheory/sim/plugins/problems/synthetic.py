@@ -6,8 +6,14 @@ from pydantic import Field
 
 from fltheory.config import Strict
 from fltheory.sim.data import binary_synthetic, synthetic_leaf
-from fltheory.sim.plugins.fields import MODEL_DOC, DataAlpha, alpha_field, target_weights
-from fltheory.sim.problems import DataProblem
+from fltheory.sim.plugins.fields import (
+    MODEL_DOC,
+    SCORING_DOC,
+    DataAlpha,
+    alpha_field,
+    target_weights,
+)
+from fltheory.sim.problems import DataProblem, Scoring
 from fltheory.sim.registries import PROBLEMS, Built, ModelShape, ProblemContext
 
 
@@ -30,6 +36,7 @@ class SyntheticLeafParams(Strict):
     )
     model: str = Field("softmax", description=MODEL_DOC)
     alpha: DataAlpha = alpha_field("samples")
+    scoring: Scoring = Field("model", description=SCORING_DOC)
 
 
 @PROBLEMS.register("synthetic_leaf", params=SyntheticLeafParams)
@@ -49,7 +56,9 @@ def build_synthetic_leaf(params: SyntheticLeafParams, ctx: ProblemContext) -> Bu
     assert ctx.model is not None
     model = ctx.model(ModelShape(data.n_features, data.n_classes))
     alpha = target_weights(params.alpha, data.n_clients, data.train_counts)
-    problem = DataProblem(model, data, alpha, ctx.device, ctx.dtype, init_seed=ctx.seed)
+    problem = DataProblem(
+        model, data, alpha, ctx.device, ctx.dtype, init_seed=ctx.seed, scoring=params.scoring
+    )
     return problem, {}
 
 
@@ -71,6 +80,7 @@ class BinarySyntheticParams(Strict):
     )
     model: str = Field("logistic", description=MODEL_DOC)
     alpha: DataAlpha = alpha_field("samples")
+    scoring: Scoring = Field("model", description=SCORING_DOC)
 
 
 @PROBLEMS.register("binary_synthetic", params=BinarySyntheticParams)
@@ -89,5 +99,7 @@ def build_binary_synthetic(params: BinarySyntheticParams, ctx: ProblemContext) -
     assert ctx.model is not None
     model = ctx.model(ModelShape(data.n_features, data.n_classes))
     alpha = target_weights(params.alpha, data.n_clients, data.train_counts)
-    problem = DataProblem(model, data, alpha, ctx.device, ctx.dtype, init_seed=ctx.seed)
+    problem = DataProblem(
+        model, data, alpha, ctx.device, ctx.dtype, init_seed=ctx.seed, scoring=params.scoring
+    )
     return problem, {"data group 0": groups == 0, "data group 1": groups == 1}
