@@ -4,12 +4,15 @@ a finding; an error, typo or version must have a moderate witness explained in t
 quantities and a standalone ``verify`` whose generated script, run without fltheory, reproduces
 the failure.
 
-    python paper_checks/check_findings.py [ID ...] [--paper P] [--seed K] [--explain]
+    python paper_checks/check_findings.py [ID ...] [--paper P] [--seed K] [--explain] [--out F]
+
+``--out F`` also writes the checked ids and the problems found as JSON, with provenance.
 
 Exit status 0 when every selected claim passes, 1 otherwise (one line per problem).
 """
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -18,9 +21,11 @@ from pathlib import Path
 # The repository root goes on the path first, so this runs as `python DIR/script.py`.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS, falsify
 from fltheory.claims.errata_script import errata_script
 from fltheory.claims.finding import ERRATA_CLASSES
+from fltheory.provenance import provenance
 
 #: Runs a script with fltheory made unimportable (``sys.modules[name] = None``).
 BLOCKED = (
@@ -111,6 +116,7 @@ def main() -> int:
     parser.add_argument("--paper")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--explain", action="store_true", help="print the moderate witness")
+    parser.add_argument("--out", type=Path, help="also write the ids and problems as JSON")
     args = parser.parse_args()
     claims = CLAIMS.select(args.ids or None, paper=args.paper)
     chosen = [c.id for c in claims if c.executable and (args.ids or c.expected == "refuted")]
@@ -118,6 +124,9 @@ def main() -> int:
     for line in problems:
         print("PROBLEM " + line, file=sys.stderr)
     print(f"{len(chosen)} claims, {len(problems)} problems")
+    if args.out is not None:
+        record = {"claims": chosen, "problems": problems, "provenance": provenance(seed=args.seed)}
+        write_atomic(args.out, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     return 1 if problems else 0
 
 

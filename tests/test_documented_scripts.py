@@ -42,6 +42,8 @@ SMALL = {
     "figures/cafed_fig2_diagnosis.py": "--seeds 2 --rounds 40 --every 10",
     "paper_checks/reproduce_all.py": "--ids cafed:fig4a --setups paper",
     "paper_checks/run_all.py": "--paper fedar --no-readme",
+    "paper_checks/check_findings.py": "fedar:thm1-limit",
+    "paper_checks/check_stability.py": "fedar:thm1-limit --seeds 0 1",
 }
 #: Scripts that take more than a few seconds even at the small size.
 SLOW = {
@@ -60,6 +62,8 @@ SLOW = {
     "figures/cafed_fig2_diagnosis.py",
     "paper_checks/run_all.py",
     "paper_checks/reproduce_all.py",
+    "paper_checks/check_findings.py",
+    "paper_checks/check_stability.py",
 }
 
 

@@ -20,11 +20,22 @@ COMMANDS = [
 ]
 
 
+#: README commands that search several claims at their default budgets (minutes on 2 cores):
+#: marked slow, run by ``make test-all``.
+SLOW = ("fltheory check cafed:thm2-eq13",)
+
+
 def test_readme_lists_commands():
     assert len(COMMANDS) >= 8
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(c, marks=[pytest.mark.slow] if c.startswith(SLOW) else [])
+        for c in COMMANDS
+    ],
+)
 def test_readme_command_runs(command, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     assert main(shlex.split(command, comments=True)[1:]) == 0, capsys.readouterr().err

@@ -244,9 +244,13 @@ def test_the_largest_seed_a_store_holds_runs(tmp_path):
 
 def test_cli_store_errors_are_one_line(tmp_path, capsys):
     sweep = write_sweep(tmp_path, seeds=1, rounds=2)
-    assert main(["sweep", str(sweep), "--store", str(tmp_path / "no" / "r.db")]) == 2
+    (tmp_path / "file").write_text("not a folder")
+    assert main(["sweep", str(sweep), "--store", str(tmp_path / "file" / "r.db")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "does not exist" in err
+    assert err.count("\n") == 1 and "file is not a directory" in err, err
+    # a missing parent folder is created (as for every --out), not refused
+    assert main(["sweep", str(sweep), "--store", str(tmp_path / "no" / "r.db")]) == 0
+    assert (tmp_path / "no" / "r.db").is_file()
 
 
 # --- workers die with the sweep --------------------------------------------------------------

@@ -15,7 +15,7 @@ margins: what the INFOCOM text states differently or legibly —
 * Fig. 1's observation on excluded clients (l.112), as a simulation statistic.
 
 >>> from fltheory.claims import CLAIMS
->>> CLAIMS.get("cafed-infocom:thm3-eq13").reason.startswith("same statement as cafed:thm3-eq15")
+>>> "cafed:thm3-eq15" in CLAIMS.get("cafed-infocom:thm3-eq13").reason
 True
 """
 
