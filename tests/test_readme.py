@@ -31,10 +31,7 @@ def test_readme_lists_commands():
 
 @pytest.mark.parametrize(
     "command",
-    [
-        pytest.param(c, marks=[pytest.mark.slow] if c.startswith(SLOW) else [])
-        for c in COMMANDS
-    ],
+    [pytest.param(c, marks=[pytest.mark.slow] if c.startswith(SLOW) else []) for c in COMMANDS],
 )
 def test_readme_command_runs(command, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
