@@ -58,7 +58,17 @@ CSV_COLUMNS: dict[str, str] = {
 
 
 def models_of_runs(runs: Sequence[Any]) -> dict[str, dict[str, np.ndarray]]:
-    """The models a run evaluated, by label (:class:`~fltheory.sim.results.RunResult` list)."""
+    """The models a run evaluated, by label (:class:`~fltheory.sim.results.RunResult` list).
+
+    >>> from fltheory.sim.config import build, run_config
+    >>> cfg = build({"run": {"rounds": 3}, "seeds": 2, "device": "cpu",
+    ...              "problem": {"kind": "quadratic", "u": [[0.0], [1.0]]},
+    ...              "availability": {"kind": "bernoulli", "p": 0.5},
+    ...              "algorithms": [{"name": "fedpbc"}]})
+    >>> models = models_of_runs(run_config(cfg)[1])["fedpbc"]
+    >>> models["eval_rounds"].tolist(), models["server"].shape, models["client_mean"].shape
+    ([1, 2, 3], (2, 3, 1), (2, 3, 1))
+    """
     return {
         run.label: {"eval_rounds": np.asarray(run.eval_rounds) + 1, **run.models} for run in runs
     }
@@ -66,7 +76,15 @@ def models_of_runs(runs: Sequence[Any]) -> dict[str, dict[str, np.ndarray]]:
 
 def models_of_npz(path: str | Path) -> dict[str, dict[str, np.ndarray]]:
     """The same from a result's ``clients.npz`` (``<label>/eval_rounds``,
-    ``<label>/models/<name>``)."""
+    ``<label>/models/<name>``).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "clients.npz"
+    >>> np.savez(path, **{"fedavg/eval_rounds": np.arange(1, 4),
+    ...                   "fedavg/models/server": np.zeros((2, 3, 1)), "fedavg/weights": 0})
+    >>> {k: v.shape for k, v in models_of_npz(path)["fedavg"].items()}
+    {'eval_rounds': (3,), 'server': (2, 3, 1)}
+    """
     out: dict[str, dict[str, np.ndarray]] = {}
     with np.load(path, allow_pickle=False) as data:
         for key in data.files:
@@ -128,6 +146,11 @@ class TheoryComparison:
     ``comparisons`` holds the models with a known limit, ``unknown`` the algorithms without
     (status and reason); ``series`` keeps the simulated models for the plot (not in
     :meth:`to_dict`). ``str()`` is the table ``fltheory simulate --theory`` prints.
+
+    >>> print(_demo())  # doctest: +ELLIPSIS
+    Theory vs simulation (links); test: two-sided one-sample Student t-test ...
+      fedavg: agrees (max |mean - limit|/band = ...); lim E[w][0] = 0.75, w*[0] = 0.5, ...
+      mifa: no known limit: it reuses every client's latest update (a memory of past models)
     """
 
     optimum: np.ndarray
@@ -142,20 +165,35 @@ class TheoryComparison:
     @property
     def verdicts(self) -> dict[str, str]:
         """Verdict per model key (``label`` or ``label/client_mean``), then the algorithms
-        without a known limit with their status."""
+        without a known limit with their status.
+
+        >>> _demo().verdicts
+        {'fedavg': 'agrees', 'mifa': 'no known limit'}
+        """
         out = {c.key: c.agreement.verdict for c in self.comparisons}
         out.update({a.label: a.status for a in self.unknown})
         return out
 
     @property
     def all_agree(self) -> bool:
-        """Whether every model with a known limit agrees (and there is one)."""
+        """Whether every model with a known limit agrees (and there is one).
+
+        >>> _demo().all_agree
+        True
+        """
         return bool(self.comparisons) and all(
             c.agreement.verdict == AGREES for c in self.comparisons
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``theory.json`` object (and ``fltheory simulate --theory --json``)."""
+        """The ``theory.json`` object (and ``fltheory simulate --theory --json``).
+
+        >>> record = _demo().to_dict()
+        >>> record["algorithms"]["fedavg"]["models"]["server"]["verdict"]
+        'agrees'
+        >>> [(entry["algorithm"], entry["status"]) for entry in record["no_known_limit"]]
+        [('mifa', 'no known limit')]
+        """
         algorithms: dict[str, Any] = {}
         for c in self.comparisons:
             entry = algorithms.setdefault(
@@ -181,15 +219,18 @@ class TheoryComparison:
             "verdicts": self.verdicts,
             "all_agree": self.all_agree,
             "no_known_limit": [
-                {"algorithm": a.label, "status": a.status, "reason": a.reason}
-                for a in self.unknown
+                {"algorithm": a.label, "status": a.status, "reason": a.reason} for a in self.unknown
             ],
             "algorithms": algorithms,
             "csv_columns": CSV_COLUMNS,
         }
 
     def to_json(self) -> str:
-        """``theory.json``'s text."""
+        """``theory.json``'s text.
+
+        >>> json.loads(_demo().to_json())["verdicts"]["fedavg"]
+        'agrees'
+        """
         return json.dumps(to_jsonable(self.to_dict()), indent=2) + "\n"
 
     def to_csv(self) -> str:
@@ -237,8 +278,7 @@ class TheoryComparison:
                 f"  {c.key}: {a.verdict} (max |mean - limit|/band = {a.z:.3g}); "
                 f"lim E[w][{j}] = {c.exact.limit[j]:.6g}, w*[{j}] = {self.optimum[j]:.6g}, "
                 f"simulated {a.mean[j]:.6g} ± {a.half_width[j]:.2g}; bias {c.bias:.3g} "
-                f"({c.exact.function.rsplit('.', 1)[-1]})"
-                + (f"; {a.note}" if a.note else "")
+                f"({c.exact.function.rsplit('.', 1)[-1]})" + (f"; {a.note}" if a.note else "")
             )
         lines += [f"  {u.label}: {u.status}: {u.reason}" for u in self.unknown]
         return "\n".join(lines)
@@ -320,3 +360,21 @@ def compare_with_theory(
 
 def _missing(agree: Agreement) -> Agreement:
     return replace(agree, verdict=INCONCLUSIVE, note="the run recorded no such model")
+
+
+def _demo() -> TheoryComparison:
+    """A small comparison for the examples: FedAvg against Proposition 1, and MIFA."""
+    from fltheory.sim.theory.rules import NO_LIMIT
+
+    exact = ExactLimit("server", np.array([0.75]), "fltheory.limits.bernoulli_limit", "", 0.5)
+    plan = TheoryPlan(
+        np.array([0.5]),
+        "links",
+        (
+            AlgorithmTheory("fedavg", "fedavg", KNOWN, "1/|A_t| on A_t", "", (exact,)),
+            AlgorithmTheory("mifa", "mifa", "no known limit", "", NO_LIMIT["mifa"]),
+        ),
+    )
+    noise = np.random.default_rng(0).standard_normal((8, 100, 1))
+    models = {"fedavg": {"eval_rounds": np.arange(1, 101), "server": 0.75 + 0.05 * noise}}
+    return compare_with_theory(plan, models, rounds=100, eps=1e-16)

@@ -129,7 +129,12 @@ class AlgorithmTheory:
 @dataclass(frozen=True)
 class TheoryPlan:
     """The exact limits of every algorithm of a comparison and the target optimum w* (the
-    minimiser of F = Σ_k α_k F_k, eq. 1)."""
+    minimiser of F = Σ_k α_k F_k, eq. 1), from :func:`plan_theory`.
+
+    >>> plan = TheoryPlan(np.array([0.5]), "independent Bernoulli links", ())
+    >>> plan.optimum.tolist(), plan.algorithms
+    ([0.5], ())
+    """
 
     optimum: np.ndarray
     availability: str

@@ -17,11 +17,15 @@ no entry: :data:`NO_LIMIT` says why, and :func:`limit_rule` returns that reason.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 from fltheory.limits.aggregation import Aggregation
 from fltheory.sim.algorithms.base import Algorithm
+from fltheory.sim.algorithms.fedavg_uniform import FedAvgUniform
+from fltheory.sim.algorithms.more_available import MoreAvailable
+from fltheory.sim.algorithms.sampled import FedAvgSampled
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class LimitRule:
 
 
 RuleFn = Callable[[Algorithm, RuleContext], "LimitRule | str"]
+F = TypeVar("F", bound=RuleFn)
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,7 @@ NO_LIMIT: dict[str, str] = {
 }
 
 
-def register_limit_rule(name: str, *, rule: str, limit: str) -> Callable[[RuleFn], RuleFn]:
+def register_limit_rule(name: str, *, rule: str, limit: str) -> Callable[[F], F]:
     """Decorator: declare that algorithm ``name`` converges to the limit ``fn`` returns.
 
     >>> @register_limit_rule("everyone_half", rule="½ on A", limit="eq. 3, q = ½")
@@ -94,7 +99,7 @@ def register_limit_rule(name: str, *, rule: str, limit: str) -> Callable[[RuleFn
     >>> del LIMIT_RULES["everyone_half"]
     """
 
-    def decorate(fn: RuleFn) -> RuleFn:
+    def decorate(fn: F) -> F:
         LIMIT_RULES[name] = RuleEntry(name, fn, rule, limit)
         return fn
 
@@ -108,8 +113,8 @@ def limit_rule(algorithm: Algorithm, ctx: RuleContext) -> LimitRule | str:
     >>> ctx = RuleContext(2, np.array([0.5, 0.5]), np.array([0.5, 1.0]), 1.0)
     >>> limit_rule(FedAvg(), ctx).aggregation.normalised
     True
-    >>> limit_rule(MIFA(), ctx)
-    'it reuses every client's latest update (a memory of past models)'
+    >>> print(limit_rule(MIFA(), ctx))
+    it reuses every client's latest update (a memory of past models)
     """
     entry = LIMIT_RULES.get(algorithm.name)
     if entry is None:
@@ -177,7 +182,8 @@ def _fedavg_is(alg: Algorithm, ctx: RuleContext) -> LimitRule:
     limit="CA-Fed eq. 3 unnormalised with q = α/π on those clients, 0 elsewhere",
 )
 def _more_available(alg: Algorithm, ctx: RuleContext) -> LimitRule:
-    members = np.asarray(getattr(alg, "members"), dtype=bool)
+    assert isinstance(alg, MoreAvailable)
+    members = np.asarray(alg.members, dtype=bool)
     return _eq3(np.where(members, ctx.alpha / ctx.pi, 0.0), False, ctx, "α_k/π_k on A_t ∩ M")
 
 
@@ -187,7 +193,8 @@ def _more_available(alg: Algorithm, ctx: RuleContext) -> LimitRule:
     limit="K ≥ N only: CA-Fed eq. 3 normalised with q = α (no limit known for K < N)",
 )
 def _fedavg_uniform(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
-    k = int(getattr(alg, "k"))
+    assert isinstance(alg, FedAvgUniform)
+    k = int(alg.k)
     if k < ctx.n_clients:
         return (
             f"K = {k} < N = {ctx.n_clients}: the sampled set S_t ∩ A_t is not a product of "
@@ -202,7 +209,8 @@ def _fedavg_uniform(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
     limit="S ≥ N only: as fedavg (mean) (no limit known for S < N)",
 )
 def _fedavg_sampled(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
-    s = int(getattr(alg, "s"))
+    assert isinstance(alg, FedAvgSampled)
+    s = int(alg.s)
     if s < ctx.n_clients:
         return f"S = {s} < N = {ctx.n_clients}: the subsampled set is not a product of links"
     return LimitRule("1/|A_t| on A_t (S ≥ N)", Aggregation(server_lr=ctx.server_lr))
