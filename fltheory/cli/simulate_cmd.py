@@ -76,28 +76,27 @@ def _print_theory(theory: Any) -> None:
     differ most (bias: ‖lim − w*‖₂), then the algorithms without one."""
     columns = [
         Col("algorithm"),
-        Col("limit from"),
-        Col("j", numeric=True),
-        Col("limit", numeric=True),
-        Col("w*", numeric=True),
-        Col("simulated ± band", numeric=True),
-        Col("bias", numeric=True),
         Col("verdict"),
+        Col("limit", numeric=True),
+        Col("simulated ± band", numeric=True),
+        Col("w*", numeric=True),
+        Col("bias", numeric=True),
+        Col("j", numeric=True),
+        Col("limit from", atomic=True),
     ]
     rows = []
     for c in theory.comparisons:
         a, j = c.agreement, c.coordinate
-        band = f"{a.mean[j]:.5g} ± {a.half_width[j]:.2g}" if a.se.size else "—"
         rows.append(
             (
                 c.key,
-                c.exact.function.rsplit(".", 1)[-1],
-                str(j),
-                f"{c.exact.limit[j]:.5g}",
-                f"{theory.optimum[j]:.5g}",
-                band,
-                f"{c.bias:.3g}",
                 a.verdict + (f": {a.note}" if a.note else ""),
+                f"{c.exact.limit[j]:.5g}",
+                f"{a.mean[j]:.5g} ± {a.half_width[j]:.2g}",
+                f"{theory.optimum[j]:.5g}",
+                f"{c.bias:.3g}",
+                str(j),
+                c.exact.function.rsplit(".", 1)[-1],
             )
         )
     out = console()

@@ -311,7 +311,7 @@ def compare_with_theory(
     >>> from fltheory.sim.theory.exact import AlgorithmTheory, ExactLimit, TheoryPlan
     >>> exact = ExactLimit("server", np.array([0.75]), "fltheory.limits.bernoulli_limit", "", 0.5)
     >>> plan = TheoryPlan(np.array([0.5]), "links", (AlgorithmTheory("fedavg", "fedavg",
-    ...                   "known", "1/|A|", "", (exact,)),))
+    ...                   "known", "1/|A|", "", (exact,)),), start=np.zeros(1))
     >>> rng = np.random.default_rng(0)
     >>> series = 0.75 + 0.05 * rng.standard_normal((8, 100, 1))
     >>> result = compare_with_theory(plan, {"fedavg": {"eval_rounds": np.arange(1, 101),
@@ -332,7 +332,7 @@ def compare_with_theory(
                 rounds_at = np.zeros(0, dtype=int)
             b = auto_burn_in(exact.rate, rounds) if burn_in is None else burn_in
             agree = agreement(data, rounds_at, exact.limit, plan.optimum, exact.rate, b,
-                              eps=eps, level=level)  # fmt: skip
+                              start=plan.start, eps=eps, level=level)  # fmt: skip
             if data.shape[0] == 0:
                 agree = _missing(agree)
             gap = exact.limit - plan.optimum
@@ -374,6 +374,7 @@ def _demo() -> TheoryComparison:
             AlgorithmTheory("fedavg", "fedavg", KNOWN, "1/|A_t| on A_t", "", (exact,)),
             AlgorithmTheory("mifa", "mifa", "no known limit", "", NO_LIMIT["mifa"]),
         ),
+        np.zeros(1),
     )
     noise = np.random.default_rng(0).standard_normal((8, 100, 1))
     models = {"fedavg": {"eval_rounds": np.arange(1, 101), "server": 0.75 + 0.05 * noise}}

@@ -128,17 +128,19 @@ class AlgorithmTheory:
 
 @dataclass(frozen=True)
 class TheoryPlan:
-    """The exact limits of every algorithm of a comparison and the target optimum w* (the
-    minimiser of F = Σ_k α_k F_k, eq. 1), from :func:`plan_theory`.
+    """The exact limits of every algorithm of a comparison, the target optimum w* (the
+    minimiser of F = Σ_k α_k F_k, eq. 1) and the start w0 (0 for every quadratic problem, as
+    :class:`~fltheory.sim.compare.Setup` starts them), from :func:`plan_theory`.
 
-    >>> plan = TheoryPlan(np.array([0.5]), "independent Bernoulli links", ())
-    >>> plan.optimum.tolist(), plan.algorithms
-    ([0.5], ())
+    >>> plan = TheoryPlan(np.array([0.5]), "independent Bernoulli links", (), np.zeros(1))
+    >>> plan.optimum.tolist(), plan.start.tolist(), plan.algorithms
+    ([0.5], [0.0], ())
     """
 
     optimum: np.ndarray
     availability: str
     algorithms: tuple[AlgorithmTheory, ...]
+    start: np.ndarray
 
 
 def _kind(cfg: Any, table: str, fallback: object) -> str:
@@ -305,4 +307,5 @@ def plan_theory(cfg: Any) -> TheoryPlan:
         )
     hess = _hessians(problem)
     algorithms = tuple(_algorithm_theory(spec, cfg, law, hess) for spec in cfg.specs)
-    return TheoryPlan(np.asarray(problem.w_star, dtype=float), law.description, algorithms)
+    optimum = np.asarray(problem.w_star, dtype=float)
+    return TheoryPlan(optimum, law.description, algorithms, np.zeros_like(optimum))
