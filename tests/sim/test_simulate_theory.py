@@ -19,6 +19,7 @@ machine) while w* lies several bands away; runs use float64.
 """
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -328,3 +329,66 @@ def test_python_api_refuses_the_same(tmp_path) -> None:
         fltheory.simulate(raw, theory=True)
     with pytest.raises(InputError, match="burn_in needs theory"):
         fltheory.simulate(raw, burn_in=3)
+
+
+def _keys(obj, skip: frozenset[str]) -> set[str]:
+    """Every dict key of ``obj``, not descending into the keys of data-keyed maps ``skip``."""
+    if isinstance(obj, dict):
+        out = set(obj)
+        for key, value in obj.items():
+            if key in skip and isinstance(value, dict):
+                out |= {k for v in value.values() for k in _keys(v, skip)}
+            elif key != "provenance":  # documented as summary.json's
+                out |= _keys(value, skip)
+        return out
+    if isinstance(obj, list):
+        return {k for item in obj for k in _keys(item, skip)}
+    return set()
+
+
+def test_theory_json_keys_are_documented(tmp_path, capsys) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "outputs.md").read_text()
+    config = tmp_path / "c.toml"
+    config.write_text(
+        BERNOULLI.replace("rounds = 2", "rounds = 30").replace("seeds = 1", "seeds = 3")
+        + '[[algorithms]]\nname = "fedpbc"\n[[algorithms]]\nname = "mifa"\n'
+    )
+    out = tmp_path / "out"
+    assert main(["simulate", "--config", str(config), "--theory", "--json", "--out", str(out)]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    found = _keys(payload, frozenset({"algorithms", "verdicts", "models", "csv_columns"}))
+    assert sorted(k for k in found if f"`{k}`" not in doc) == []
+    assert sorted(k for k in payload["csv_columns"] if f"`{k}`" not in doc) == []
+    assert {"server", "client_mean"} <= set(payload["algorithms"]["fedpbc"]["models"])
+
+
+# --- the docs page ------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_rules_table_is_current_and_linked() -> None:
+    from fltheory.sim.registries import ALGORITHMS
+    from fltheory.sim.theory.docs import PAGE, render
+
+    text = PAGE.read_text()
+    assert text == render(text), "run python -m fltheory.sim.theory.docs"
+    assert all(f"| `{name}` |" in text for name in ALGORITHMS.names())
+    readme = (ROOT / "README.md").read_text()
+    assert "(docs/theory_vs_simulation.md)" in readme
+    assert "fltheory simulate --config examples/sim_three_groups.toml --theory --out" in readme
+
+
+def test_the_pages_python_example_runs(monkeypatch) -> None:
+    import doctest
+    import io
+    import re
+
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "theory_vs_simulation.md").read_text()
+    (block,) = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    test = doctest.DocTestParser().get_doctest(block, {}, "page", "theory_vs_simulation.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    report = io.StringIO()
+    runner.run(test, out=report.write)
+    assert runner.failures == 0, report.getvalue()

@@ -61,15 +61,23 @@ RuleFn = Callable[[Algorithm, RuleContext], "LimitRule | str"]
 F = TypeVar("F", bound=RuleFn)
 
 
+#: The library functions computing the limit of a rule of CA-Fed eq. (3) (an Aggregation).
+AGGREGATION_FUNCTIONS = (
+    "H = I: `bernoulli_limit` (Bernoulli links), `chain_limit` (Markov); general H: "
+    "`bernoulli_quadratic_limit`, `markov_quadratic_limit`"
+)
+
+
 @dataclass(frozen=True)
 class RuleEntry:
-    """One registered rule: the function and, for the docs table, the rule and its limit in
-    words."""
+    """One registered rule: the function and, for the docs table, the rule, its limit and the
+    library functions computing it, in words."""
 
     name: str
     fn: RuleFn
     rule: str
     limit: str
+    functions: str = AGGREGATION_FUNCTIONS
 
 
 #: Algorithm name → its rule (see :func:`register_limit_rule`).
@@ -79,7 +87,8 @@ LIMIT_RULES: dict[str, RuleEntry] = {}
 NO_LIMIT: dict[str, str] = {
     "ca_fed": "its weights depend on the reported losses and their running minima (eq. 20)",
     "f3ast": "its weights depend on participation rates it updates every round",
-    "f3ast_code": "its weights depend on participation rates it updates every round",
+    "f3ast_code": "its coefficients (the top K by α²/r², r = (1 − β)π + β·1{k∈A}) are not a "
+    "fixed q, plain or normalised",
     "fedar": "it reuses stale updates rectified by their age (a memory of past models)",
     "mifa": "it reuses every client's latest update (a memory of past models)",
     "fedvarp": "it reuses stored updates for variance reduction (a memory of past models)",
@@ -87,8 +96,11 @@ NO_LIMIT: dict[str, str] = {
 }
 
 
-def register_limit_rule(name: str, *, rule: str, limit: str) -> Callable[[F], F]:
-    """Decorator: declare that algorithm ``name`` converges to the limit ``fn`` returns.
+def register_limit_rule(
+    name: str, *, rule: str, limit: str, functions: str = AGGREGATION_FUNCTIONS
+) -> Callable[[F], F]:
+    """Decorator: declare that algorithm ``name`` converges to the limit ``fn`` returns
+    (``rule``, ``limit``, ``functions``: the words of the docs table).
 
     >>> @register_limit_rule("everyone_half", rule="½ on A", limit="eq. 3, q = ½")
     ... def _half(alg, ctx):
@@ -100,7 +112,7 @@ def register_limit_rule(name: str, *, rule: str, limit: str) -> Callable[[F], F]
     """
 
     def decorate(fn: F) -> F:
-        LIMIT_RULES[name] = RuleEntry(name, fn, rule, limit)
+        LIMIT_RULES[name] = RuleEntry(name, fn, rule, limit, functions)
         return fn
 
     return decorate
@@ -133,8 +145,9 @@ def _eq3(q: np.ndarray, normalised: bool, ctx: RuleContext, rule: str) -> LimitR
 @register_limit_rule(
     "fedavg",
     rule="mean: 1/|A_t| on A_t (FedPBC Alg. 1); fixed: q_k on A_t (CA-Fed eq. 3, q = α by default)",
-    limit="mean: Σ_k w_k u_k with w ∝ γ E[1{k∈A}/|A|] (Prop. 1; Markov: stationary solve); "
-    "fixed: CA-Fed eq. 3 unnormalised (Bernoulli: the minimiser of F_B, eq. 4)",
+    limit="mean: Bernoulli links, H = I: Σ_k w_k u_k, w_k = E[1{k∈A}/|A| | A ≠ ∅] "
+    "(FedPBC Prop. 1); fixed: Bernoulli links, H = I: Σ_k p_k q_k u_k / Σ_k p_k q_k, the "
+    "minimiser of F_B (CA-Fed eq. 4); Markov: the stationary mean",
 )
 def _fedavg(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
     rule = getattr(alg, "rule", "mean")
@@ -150,7 +163,8 @@ def _fedavg(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
 @register_limit_rule(
     "unbiased",
     rule="α_k/π_k on A_t (Guideline C)",
-    limit="CA-Fed eq. 3 unnormalised with q = α/π (Bernoulli: F_B = F, no bias)",
+    limit="Bernoulli links, H = I: w* itself (F_B = F, Guideline C: no bias); Markov: the "
+    "stationary mean, biased when λ₂ ≠ 0",
 )
 def _unbiased(alg: Algorithm, ctx: RuleContext) -> LimitRule:
     return _eq3(ctx.alpha / ctx.pi, False, ctx, "α_k/π_k on A_t")
@@ -159,7 +173,7 @@ def _unbiased(alg: Algorithm, ctx: RuleContext) -> LimitRule:
 @register_limit_rule(
     "adafed",
     rule="α_k/π_k normalised over A_t (Tan et al.)",
-    limit="CA-Fed eq. 3 normalised with q = α/π",
+    limit="Bernoulli links, H = I: Σ_k w_k u_k, w_k ∝ E[c_k(A)]; Markov: the stationary mean",
 )
 def _adafed(alg: Algorithm, ctx: RuleContext) -> LimitRule:
     return _eq3(ctx.alpha / ctx.pi, True, ctx, "α_k/π_k normalised over A_t")
@@ -179,7 +193,8 @@ def _fedavg_is(alg: Algorithm, ctx: RuleContext) -> LimitRule:
 @register_limit_rule(
     "more_available",
     rule="α_k/π_k on A_t for the clients with π_k above the threshold, else 0",
-    limit="CA-Fed eq. 3 unnormalised with q = α/π on those clients, 0 elsewhere",
+    limit="Bernoulli links, H = I: the α-weighted mean of the members' u_k; Markov: the "
+    "stationary mean",
 )
 def _more_available(alg: Algorithm, ctx: RuleContext) -> LimitRule:
     assert isinstance(alg, MoreAvailable)
@@ -190,7 +205,7 @@ def _more_available(alg: Algorithm, ctx: RuleContext) -> LimitRule:
 @register_limit_rule(
     "fedavg_uniform",
     rule="α_k normalised over A_t ∩ S_t, S_t = K clients sampled uniformly",
-    limit="K ≥ N only: CA-Fed eq. 3 normalised with q = α (no limit known for K < N)",
+    limit="K ≥ N only (every client sampled): as adafed with q = α; none known for K < N",
 )
 def _fedavg_uniform(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
     assert isinstance(alg, FedAvgUniform)
@@ -206,7 +221,7 @@ def _fedavg_uniform(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
 @register_limit_rule(
     "fedavg_sampled",
     rule="1/|chosen| over at most S active clients drawn uniformly",
-    limit="S ≥ N only: as fedavg (mean) (no limit known for S < N)",
+    limit="S ≥ N only (nobody dropped): as fedavg (mean); none known for S < N",
 )
 def _fedavg_sampled(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
     assert isinstance(alg, FedAvgSampled)
@@ -221,6 +236,7 @@ def _fedavg_sampled(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
     rule="postponed broadcast: every client computes, the server averages A_t (Alg. 2)",
     limit="server: Σ_i w_i((1 − γ)X̄_i + γu_i) (Prop. 1 weights); client mean: mean of u_k "
     "(Bernoulli links, H = I, η̄ = 1, compute = all)",
+    functions="`fedpbc_limit` (Bernoulli links, H = I)",
 )
 def _fedpbc(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
     if getattr(alg, "compute", "all") != "all":
