@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fltheory.atomic import read_manifest
+from fltheory.atomic import is_complete, read_manifest
 from fltheory.cli.app import main
 from fltheory.errors import InputError
 from fltheory.limits.local import local_gain
@@ -354,8 +354,17 @@ def test_theory_json_keys_are_documented(tmp_path, capsys) -> None:
         + '[[algorithms]]\nname = "fedpbc"\n[[algorithms]]\nname = "mifa"\n'
     )
     out = tmp_path / "out"
-    assert main(["simulate", "--config", str(config), "--theory", "--json", "--out", str(out)]) == 0
+    # A result written without --theory, then judged by --resume --theory (kept, not rerun):
+    # the theory files join it under the same manifest.
+    assert main(["simulate", "--config", str(config), "--json", "--out", str(out)]) == 0
+    capsys.readouterr()
+    argv = ["simulate", "--config", str(config), "--theory", "--resume", "--out", str(out)]
+    assert main([*argv, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
+    assert is_complete(out) and read_manifest(out)["status"] == "complete"
+    listed = {entry["name"] for entry in read_manifest(out)["files"]}
+    assert {"theory.json", "theory.csv", "theory.png", "clients.npz"} <= listed
+    assert json.loads((out / "theory.json").read_text())["verdicts"] == payload["verdicts"]
     found = _keys(payload, frozenset({"algorithms", "verdicts", "models", "csv_columns"}))
     assert sorted(k for k in found if f"`{k}`" not in doc) == []
     assert sorted(k for k in payload["csv_columns"] if f"`{k}`" not in doc) == []
