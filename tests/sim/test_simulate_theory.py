@@ -49,7 +49,6 @@ def _three_group_toml(rounds: int = 600, seeds: int = 16) -> str:
         f'[problem]\nkind = "quadratic"\nu = {u}\n'
         f'[availability]\nkind = "two_state"\npi = {pi}\nlambda2 = {lam}\n'
         '[[algorithms]]\nname = "fedavg"\n'
-        '[[algorithms]]\nname = "fedavg"\nrule = "fixed"\nlabel = "fixed"\n'
         '[[algorithms]]\nname = "unbiased"\n'
         '[[algorithms]]\nname = "adafed"\n'
         '[[algorithms]]\nname = "mifa"\n'
@@ -70,7 +69,7 @@ def test_three_groups_theory_files_and_verdicts(tmp_path, capsys) -> None:
     record = json.loads((out / "theory.json").read_text())
     assert record["provenance"]["config_hash"]
     assert "Bonferroni" in record["test"]["name"]
-    known = ("fedavg", "fixed", "unbiased", "adafed")
+    known = ("fedavg", "unbiased", "adafed")
     assert record["verdicts"] == {**dict.fromkeys(known, AGREES), "mifa": NO_KNOWN_LIMIT}
     assert record["no_known_limit"][0]["algorithm"] == "mifa"
     for label in known:

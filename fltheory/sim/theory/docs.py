@@ -45,7 +45,7 @@ def rules_table() -> str:
 def render(page: str) -> str:
     """``page`` with the text between its markers replaced by :func:`rules_table`.
 
-    >>> render(f"a\\n{BEGIN}\\nold\\n{END}\\nb\\n").splitlines()[2].startswith("| algorithm")
+    >>> render(f"a\\n{BEGIN}\\nold\\n{END}\\nb\\n").splitlines()[3].startswith("| algorithm")
     True
     """
     head, _, rest = page.partition(BEGIN + "\n")
