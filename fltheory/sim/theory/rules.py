@@ -213,7 +213,7 @@ def _fedavg_uniform(alg: Algorithm, ctx: RuleContext) -> LimitRule | str:
     if k < ctx.n_clients:
         return (
             f"K = {k} < N = {ctx.n_clients}: the sampled set S_t ∩ A_t is not a product of "
-            "independent links (no limit known)"
+            "independent links"
         )
     return _eq3(ctx.alpha, True, ctx, "α_k normalised over A_t (K ≥ N)")
 
