@@ -14,6 +14,7 @@ from fltheory.resources import parse_bytes
 if TYPE_CHECKING:  # the simulator (and torch) load on the first call of simulate()
     from fltheory.sim.config import SimConfig
     from fltheory.sim.results import RunResult
+    from fltheory.sim.theory.compare import TheoryComparison
 
 #: progress(algorithm label, rounds done, rounds in all)
 Progress = Callable[[str, int, int], None]
@@ -40,6 +41,8 @@ def check_options(
     overwrite: object = False,
     resume: object = False,
     checkpoint_every: object = None,
+    theory: object = False,
+    burn_in: object = None,
     flags: bool = False,
 ) -> None:
     """Refuse options of :func:`simulate` (``flags``: of ``fltheory simulate``, named as the
@@ -61,18 +64,21 @@ def check_options(
     _count(seeds, name("seeds"), 1)
     _count(threads, name("threads"), 0)
     _count(checkpoint_every, name("checkpoint_every"), 0, " rounds")
+    _count(burn_in, name("burn_in"), 0, " rounds")
     if device is not None and device not in DEVICES:
         raise InputError(f"{name('device')} must be auto, cpu or cuda, got {device!r}")
     if memory_limit is not None:
         if isinstance(memory_limit, bool) or not isinstance(memory_limit, int | str):
             raise InputError(f"{name('memory_limit')} must be a size, got {memory_limit!r}")
         parse_bytes(memory_limit, name("memory_limit"))
-    for option, value in (("overwrite", overwrite), ("resume", resume)):
+    for option, value in (("overwrite", overwrite), ("resume", resume), ("theory", theory)):
         if not isinstance(value, bool):
             raise InputError(f"{name(option)} must be True or False, got {value!r}")
     if out is None and (resume or overwrite or checkpoint_every is not None):
         needs = ", ".join(name(o) for o in ("resume", "overwrite"))
         raise InputError(f"{needs} and {name('checkpoint_every')} need {name('out')}")
+    if burn_in is not None and not theory:
+        raise InputError(f"{name('burn_in')} needs {name('theory')}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,7 +87,8 @@ class SimulationReport:
 
     ``summary`` is the ``fltheory simulate --json`` object (the comparison, and per algorithm
     its time-averaged and final metrics over the seeds, inclusion and weights by client
-    group); ``runs`` holds each algorithm's per-round records; ``config`` is the parsed config.
+    group); ``runs`` holds each algorithm's per-round records; ``config`` is the parsed config;
+    ``theory`` (with ``theory=True``) every algorithm against its exact limit.
 
     >>> report = simulate({"run": {"rounds": 2}, "seeds": 2, "device": "cpu",
     ...                    "problem": {"kind": "fedpbc_quadratic", "n_clients": 3, "dim": 2},
@@ -94,6 +101,7 @@ class SimulationReport:
     summary: dict[str, Any]
     runs: "tuple[RunResult, ...]"
     config: "SimConfig"
+    theory: "TheoryComparison | None" = None
 
     def to_dict(self) -> dict[str, Any]:
         """The summary (a copy), as ``fltheory simulate --json`` prints it.
@@ -120,6 +128,8 @@ def simulate(
     overwrite: bool = False,
     resume: bool = False,
     checkpoint_every: int | None = None,
+    theory: bool = False,
+    burn_in: int | None = None,
 ) -> SimulationReport:
     """Run a comparison: a TOML file (format in :mod:`fltheory.sim.config`) or the same tables
     as a dict (relative paths then resolve from the working directory). ``seeds``, ``device``
@@ -134,6 +144,19 @@ def simulate(
     checkpoint, or keeps a complete result (``runs`` is then empty); ``overwrite`` replaces it.
     Options are checked as ``fltheory simulate`` checks its flags (:func:`check_options`):
     ``resume``, ``overwrite`` and ``checkpoint_every`` without ``out`` are refused.
+
+    ``theory``: compare every algorithm with its exact limit lim E[w_t]
+    (:mod:`fltheory.sim.theory`; a quadratic problem under Bernoulli links or a stationary
+    chain, else refused before anything runs) into ``report.theory``, and with ``out`` write
+    ``theory.json``, ``theory.csv`` and the overlay plot ``theory.png`` beside the result;
+    ``burn_in``: rounds left out of the time averages (None: from each limit's rate).
+
+    >>> report = simulate({"run": {"rounds": 200, "lr": 0.5}, "seeds": 8, "device": "cpu",
+    ...                    "problem": {"kind": "quadratic", "u": [[0.0], [1.0]]},
+    ...                    "availability": {"kind": "bernoulli", "p": [0.5, 0.9]},
+    ...                    "algorithms": [{"name": "fedavg"}, {"name": "mifa"}]}, theory=True)
+    >>> report.theory.verdicts
+    {'fedavg': 'agrees', 'mifa': 'no known limit'}
 
     >>> report = simulate({"run": {"rounds": 3}, "device": "cpu",
     ...                    "problem": {"kind": "fedpbc_quadratic", "n_clients": 2, "dim": 1},
@@ -153,6 +176,8 @@ def simulate(
         overwrite=overwrite,
         resume=resume,
         checkpoint_every=checkpoint_every,
+        theory=theory,
+        burn_in=burn_in,
     )
     if not isinstance(config, Mapping | str | os.PathLike):
         raise InputError(f"config must be a TOML file or a dict of tables, got {config!r}")
@@ -171,8 +196,19 @@ def simulate(
         )
     rounds = cfg.settings.rounds
     tick = None if progress is None else (lambda label, done: progress(label, done, rounds))
+    judge = None
+    if theory:  # refuses a setting without known limits before anything runs
+        from fltheory.sim.rundir import result_provenance
+        from fltheory.sim.theory.run import TheoryRun
+
+        judge = TheoryRun(cfg, burn_in=burn_in, plot=out is not None,
+                          provenance=result_provenance(cfg))  # fmt: skip
     if out is None:
         summary, runs = run_config(cfg, progress=tick)
+        if judge is not None:
+            from fltheory.sim.theory.compare import models_of_runs
+
+            judge.judge(models_of_runs(runs))
     else:
         from fltheory.sim.rundir import simulate_into
 
@@ -183,6 +219,8 @@ def simulate(
             resume=resume,
             checkpoint_every=checkpoint_every,
             progress=tick,
+            extra=None if judge is None else judge.files,
         )
         runs = [] if kept is None else kept
-    return SimulationReport(summary=summary, runs=tuple(runs), config=cfg)
+    comparison = None if judge is None else judge.result
+    return SimulationReport(summary=summary, runs=tuple(runs), config=cfg, theory=comparison)

@@ -17,7 +17,7 @@ from rich.progress import (
 from fltheory.atomic import MANIFEST
 from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
-from fltheory.sim.outfiles import RESULT_FILES
+from fltheory.sim.outfiles import RESULT_FILES, THEORY_FILES
 
 
 def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
@@ -69,6 +69,43 @@ def _print_summary(summary: dict[str, Any], out_dir: Path | None) -> None:
     print_table(out, title, columns, table_rows, sections=sections)
     if out_dir is not None:
         out.print(f"results written to {out_dir}")
+
+
+def _print_theory(theory: Any) -> None:
+    """One row per model with a known limit, at the coordinate j where lim E[w_t] and w*
+    differ most (bias: ‖lim − w*‖₂), then the algorithms without one."""
+    columns = [
+        Col("algorithm"),
+        Col("verdict"),
+        Col("limit", numeric=True),
+        Col("simulated ± band", numeric=True),
+        Col("w*", numeric=True),
+        Col("bias", numeric=True),
+        Col("j", numeric=True),
+        Col("limit from", atomic=True),
+    ]
+    rows = []
+    for c in theory.comparisons:
+        a, j = c.agreement, c.coordinate
+        rows.append(
+            (
+                c.key,
+                a.verdict + (f": {a.note}" if a.note else ""),
+                f"{c.exact.limit[j]:.5g}",
+                f"{a.mean[j]:.5g} ± {a.half_width[j]:.2g}",
+                f"{theory.optimum[j]:.5g}",
+                f"{c.bias:.3g}",
+                str(j),
+                c.exact.function.rsplit(".", 1)[-1],
+            )
+        )
+    out = console()
+    if rows:
+        print_table(out, f"Theory vs simulation: {theory.availability}", columns, rows)
+    out.print(f"test: {theory.to_dict()['test']['name']}; burn-in {theory.burn_in_rule}",
+              highlight=False)  # fmt: skip
+    for u in theory.unknown:
+        out.print(f"{u.label}: {u.status}: {u.reason}", highlight=False)
 
 
 def _preflight(config: Path, seeds: int | None, memory_limit: str | None) -> None:
@@ -128,7 +165,25 @@ def simulate_command(
             "estimate is refused up front; chunks of (seed, client) local steps shrink to a 16th."
         ),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    theory: Annotated[
+        bool,
+        typer.Option(
+            help="Compare every algorithm with its exact limit lim E[w_t] (quadratic problems; "
+            "Bernoulli or Markov availability): a verdict per algorithm, and with --out "
+            "theory.json, theory.csv and the overlay plot theory.png."
+        ),
+    ] = False,
+    burn_in: Annotated[
+        int | None,
+        typer.Option(
+            help="With --theory: rounds left out of the time averages (default: from each "
+            "limit's contraction rate)."
+        ),
+    ] = None,
+    json_out: Annotated[
+        bool,
+        typer.Option("--json", help="Print the summary (with --theory: the comparison) as JSON."),
+    ] = False,
 ) -> None:
     """Simulate FL algorithms under client availability (vectorised PyTorch engine)."""
     from fltheory.api.simulation import check_options
@@ -142,6 +197,8 @@ def simulate_command(
         overwrite=overwrite,
         resume=resume,
         checkpoint_every=checkpoint_every,
+        theory=theory,
+        burn_in=burn_in,
         flags=True,
     )
     _preflight(config, seeds, memory_limit)
@@ -155,6 +212,7 @@ def simulate_command(
     options: dict[str, Any] = {"seeds": seeds, "device": device, "threads": threads, "out": out}
     options["memory_limit"] = memory_limit
     options.update(overwrite=overwrite, resume=resume, checkpoint_every=checkpoint_every)
+    options.update(theory=theory, burn_in=burn_in)
     err = Console(stderr=True)
     if json_out or not err.is_terminal:  # logs and pipes get no bar (nor its blank line)
         report = simulate(config, **options)
@@ -177,9 +235,15 @@ def simulate_command(
         with bar:
             report = simulate(config, progress=advance, **options)
     summary = report.to_dict()
-    if out is not None:
-        summary["files"] = [str(out / name) for name in (*RESULT_FILES, MANIFEST)]
-    if json_out:
+    names = (*RESULT_FILES, *(THEORY_FILES if theory else ()), MANIFEST)
+    files = [str(out / name) for name in names] if out is not None else None
+    if files is not None:
+        summary["files"] = files
+    if json_out and report.theory is not None:
+        emit_json({**report.theory.to_dict(), **({"files": files} if files else {})})
+    elif json_out:
         emit_json(summary)
     else:
         _print_summary(summary, out)
+        if report.theory is not None:
+            _print_theory(report.theory)

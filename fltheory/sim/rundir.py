@@ -12,20 +12,26 @@ uninterrupted run (``timing.json`` and the manifest's time stamp aside). ``resum
 complete result keeps it only when its config hash, fltheory version and every checksum match.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from fltheory.atomic import COMPLETE, UNFINISHED
 from fltheory.provenance import config_hash, provenance
 from fltheory.resultdir import ResultFolder
 from fltheory.sim.checkpoint import Checkpointer
 from fltheory.sim.config import SimConfig, run_config
-from fltheory.sim.outfiles import CHECKPOINT_FOLDER, OWNED, RESULT_FILES
+from fltheory.sim.outfiles import CHECKPOINT_FOLDER, OWNED
 from fltheory.sim.results import RunResult, result_contents
 
 #: progress(algorithm label, rounds done)
 Progress = Callable[[str, int], None]
+#: extra(summary, models) → more result files by name, committed with the run's (``--theory``:
+#: :meth:`fltheory.sim.theory.run.TheoryRun.files`); models: per label, ``eval_rounds`` and
+#: the evaluated (R, E, P) models by name, as ``clients.npz`` stores them.
+Extra = Callable[[dict[str, Any], Mapping[str, Mapping[str, np.ndarray]]], dict[str, bytes | str]]
 
 
 def result_provenance(cfg: SimConfig) -> dict[str, Any]:
@@ -102,6 +108,28 @@ def _stored_summary(folder: ResultFolder) -> dict[str, Any]:
     return summary
 
 
+def _stored_models(folder: ResultFolder) -> dict[str, dict[str, np.ndarray]]:
+    """The evaluated models of a complete result (its ``clients.npz``, checksum verified)."""
+    from fltheory.sim.theory.compare import models_of_npz
+
+    try:
+        return models_of_npz(folder.path / "clients.npz")
+    except (OSError, ValueError, KeyError) as exc:
+        raise folder.garbage("clients.npz", exc) from None
+
+
+def _add_files(folder: ResultFolder, record: dict[str, Any], files: dict[str, bytes | str]) -> None:
+    """Commit ``files`` beside a kept result's own files (staged again, byte for byte)."""
+    manifest = folder.manifest
+    kept = [e["name"] for e in manifest["files"]] if manifest is not None else []
+    for name in kept:
+        if name not in files:
+            folder.write(name, (folder.path / name).read_bytes())
+    for name, data in files.items():
+        folder.write(name, data)
+    folder.commit([*kept, *(n for n in files if n not in kept)], provenance(**record))
+
+
 def simulate_into(
     cfg: SimConfig,
     out: str | Path,
@@ -110,6 +138,7 @@ def simulate_into(
     resume: bool = False,
     checkpoint_every: int | None = None,
     progress: Progress | None = None,
+    extra: Extra | None = None,
 ) -> tuple[dict[str, Any], list[RunResult] | None]:
     """Run ``cfg`` into the directory ``out``: (summary, runs). ``resume`` continues an
     unfinished run from its checkpoint, or keeps a complete result (then runs is None) once its
@@ -117,6 +146,8 @@ def simulate_into(
     ``overwrite`` computed again); ``overwrite`` replaces what the directory holds;
     ``checkpoint_every``: K rounds, 0 for no checkpoints, None for the automatic choice (≤ 5 %
     overhead). The folder is locked while the run writes it (:mod:`fltheory.resultdir`).
+    ``extra`` adds files to the result (to a kept one too, whose files are then committed
+    again unchanged beside them).
 
     >>> import tempfile
     >>> from fltheory.atomic import is_complete
@@ -148,7 +179,10 @@ def simulate_into(
             if differences and not overwrite:
                 raise folder.mismatch(differences)
             if not differences and folder.found == COMPLETE:
-                return _stored_summary(folder), None
+                summary = _stored_summary(folder)
+                if extra is not None:
+                    _add_files(folder, record, extra(summary, _stored_models(folder)))
+                return summary, None
             if differences:
                 folder.clear()
         elif folder.found in (COMPLETE, UNFINISHED) and overwrite:
@@ -158,8 +192,13 @@ def simulate_into(
         checkpointer = Checkpointer(folder.path, every=checkpoint_every, key=key)
         summary, runs = run_config(cfg, progress=progress, checkpointer=checkpointer)
         saves = {"saves": checkpointer.saves, "seconds": checkpointer.save_seconds}
-        for name, data in result_contents(record, summary, runs, {"checkpoints": saves}).items():
+        contents = result_contents(record, summary, runs, {"checkpoints": saves})
+        if extra is not None:
+            from fltheory.sim.theory.compare import models_of_runs
+
+            contents.update(extra(summary, models_of_runs(runs)))
+        for name, data in contents.items():
             folder.write(name, data)
-        folder.commit(list(RESULT_FILES), provenance(**record))
+        folder.commit(list(contents), provenance(**record))
         checkpointer.remove()
     return summary, runs
