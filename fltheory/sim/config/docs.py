@@ -80,8 +80,9 @@ def fields_table(model: type[BaseModel]) -> str:
 
 
 def _registry(title: str, registry: Registry, key: str, note: str) -> list[str]:
-    out = [f"## {title}\n", f"{note} Names: {', '.join(f'`{n}`' for n in registry.names())}.\n"]
-    for entry in registry:
+    own = [entry for entry in registry if entry.builtin]  # fltheory's, not loaded plug-ins
+    out = [f"## {title}\n", f"{note} Names: {', '.join(f'`{e.name}`' for e in own)}.\n"]
+    for entry in own:
         out += [f'### `{key} = "{entry.name}"`\n', f"{entry.doc}\n", fields_table(entry.params)]
     return out
 
