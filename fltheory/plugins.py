@@ -55,7 +55,7 @@ from fltheory.errors import InputError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
 #: The entry-point group of each registry (``[project.entry-points."<group>"]``).
@@ -89,12 +89,14 @@ class Plugin:
     """One loaded plug-in module.
 
     Attributes:
-        module: the module's name (``sys.modules`` key).
+        module: the module's name (``sys.modules`` key): the first one loaded of its package.
         requested: what was asked for (a module name or a file path).
         via: how: ``--plugin``, ``FLTHEORY_PLUGINS``, ``load_plugins``, ``sweep worker``,
             ``entry point <group>``, or ``registered from Python`` (a script that registered
             without a loader).
-        files: (path, SHA-256) of each source file, as imported.
+        files: (path, SHA-256) of each source file, as imported: every ``.py`` file of the
+            module's top-level package (importing ``pkg.rules`` runs ``pkg/__init__.py`` and
+            whatever it imports), or the module's file.
         distribution: the installed distribution that holds it (None: not installed).
         version: that distribution's version.
         registered: what it registered (``"algorithm 'power'"``, ``"claim 'mylab:lemma1'"``).
@@ -110,6 +112,9 @@ class Plugin:
     distribution: str | None = None
     version: str | None = None
     registered: list[str] = field(default_factory=list)
+    #: the top-level package whose files are hashed (the module itself when it is top-level
+    #: or in a namespace package); its modules belong to this plug-in.
+    root: str = ""
     _located: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -131,7 +136,7 @@ class Plugin:
         }
 
 
-#: Loaded plug-ins by module name.
+#: Loaded plug-ins by root (:attr:`Plugin.root`).
 _LOADED: dict[str, Plugin] = {}
 #: What outside modules registered (module → names), found by the registries.
 _REGISTERED: dict[str, list[str]] = {}
@@ -203,7 +208,7 @@ def source_files(module: Any) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=1)
-def _packages() -> dict[str, list[str]]:
+def _packages() -> Mapping[str, list[str]]:
     from importlib import metadata
 
     return metadata.packages_distributions()
@@ -225,17 +230,34 @@ def _distribution_of(top: str, file: str) -> tuple[str, str] | None:
     return None
 
 
+def _root(name: str) -> str:
+    """The top-level package of module ``name`` when it is a regular package, else ``name``."""
+    top = sys.modules.get(name.split(".")[0])
+    return name.split(".")[0] if getattr(top, "__file__", None) else name
+
+
+def _record(name: str, spec: str, via: str) -> Plugin:
+    """The record of the imported module ``name``: its package's, when that is loaded already."""
+    root = _root(name)
+    if root not in _LOADED:
+        _LOADED[root] = Plugin(name, spec, via, source_files(sys.modules[root]), root=root)
+    return _LOADED[root]
+
+
 def _import(spec: str, via: str) -> Plugin:
     """Import one requested module (a name or a ``.py`` path) and record it."""
     name = _module_name(spec, via)
-    if name in _LOADED or name in _IMPORTING:
-        return _LOADED.get(name) or Plugin(name, spec, via)
+    owner = _owner(name)
+    if owner is not None and name in sys.modules:
+        return owner
+    if name in _IMPORTING:
+        return Plugin(name, spec, via)
     _IMPORTING.add(name)
     try:
         if _is_file(spec):
-            module = _import_file(spec, name, via)
+            _import_file(spec, name, via)
         else:
-            module = importlib.import_module(name)
+            importlib.import_module(name)
     except PluginError:
         raise
     except (Exception, SystemExit) as err:
@@ -248,9 +270,7 @@ def _import(spec: str, via: str) -> Plugin:
         ) from None
     finally:
         _IMPORTING.discard(name)
-    plugin = Plugin(name, spec, via, source_files(module))
-    _LOADED[name] = plugin
-    return plugin
+    return _record(name, spec, via)
 
 
 def _import_file(spec: str, name: str, via: str) -> Any:
@@ -259,7 +279,8 @@ def _import_file(spec: str, name: str, via: str) -> Any:
         raise PluginError(f"plug-in '{spec}' ({via}): no such file")
     known = sys.modules.get(name)
     if known is not None:
-        if getattr(known, "__file__", None) and Path(known.__file__).resolve() == path:
+        file = getattr(known, "__file__", None)
+        if file and Path(file).resolve() == path:
             return known
         raise PluginError(
             f"plug-in '{spec}' ({via}): a module named '{name}' is already imported "
@@ -339,7 +360,8 @@ def load_entry_points(group: str) -> list[Plugin]:
         owner = f" of {dist.name} {dist.version}" if dist is not None else ""
         where = f"entry point '{point.name}' in group {group}{owner}"
         name = point.module
-        if name not in _LOADED:
+        plugin = _owner(name)
+        if plugin is None or name not in sys.modules:
             _IMPORTING.add(name)
             try:
                 point.load()
@@ -350,13 +372,10 @@ def load_entry_points(group: str) -> list[Plugin]:
                 ) from None
             finally:
                 _IMPORTING.discard(name)
-            plugin = Plugin(
-                name, point.value, f"entry point {group}", source_files(sys.modules[name])
-            )
-            if dist is not None:
+            plugin = _record(name, point.value, f"entry point {group}")
+            if dist is not None and plugin.distribution is None:
                 plugin.distribution, plugin.version = dist.name, dist.version
-            _LOADED[name] = plugin
-        loaded.append(_LOADED[name])
+        loaded.append(plugin)
     _GROUPS_DONE.add(group)
     return loaded
 
@@ -445,9 +464,9 @@ def note_registration(module: str, what: str) -> None:
 
 
 def _owner(module: str) -> Plugin | None:
-    """The loaded plug-in that ``module`` is, or belongs to (a submodule of its package)."""
-    for name, plugin in _LOADED.items():
-        if module == name or module.startswith(name + "."):
+    """The loaded plug-in that ``module`` is, or belongs to (a module of its package)."""
+    for root, plugin in _LOADED.items():
+        if module == root or module.startswith(root + "."):
             return plugin
     return None
 

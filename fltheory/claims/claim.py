@@ -63,7 +63,8 @@ class Source:
 
     def __str__(self) -> str:
         where = f" (lines {self.lines[0]}–{self.lines[1]})" if self.lines else ""
-        return f"{self.seed_file} {self.section}, {self.label}{where}"
+        document = PAPERS.get(self.paper, self.paper)  # an own work: its id (no spaces)
+        return f"{document} {self.section}, {self.label}{where}"
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,7 @@ class ClaimRegistry:
         >>> [c.id for c in reg.select(["fedar:b"])], len(reg.select(paper="cafed"))
         (['fedar:b'], 0)
         """
+        self._discover()  # plug-ins may name works of their own
         known = {**PAPERS, **OWN_PAPERS}
         if paper is not None and paper not in known:
             raise InputError(f"unknown paper '{paper}'{suggest(paper, known)}")
@@ -258,9 +260,10 @@ def register_paper(paper_id: str, title: str) -> str:
     >>> from unittest import mock
     >>> with mock.patch.dict(OWN_PAPERS):
     ...     register_paper("mylab", "Our note on γ-weighted aggregation (2025)")
-    ...     str(Source("mylab", "§2", "Lemma 1"))
+    ...     source = Source("mylab", "§2", "Lemma 1")
+    ...     str(source), source.seed_file
     'mylab'
-    'Our note on γ-weighted aggregation (2025) §2, Lemma 1'
+    ('mylab §2, Lemma 1', 'Our note on γ-weighted aggregation (2025)')
     """
     if not isinstance(paper_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", paper_id):
         raise InputError(
