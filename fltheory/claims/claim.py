@@ -58,7 +58,11 @@ class Source:
 
     @property
     def seed_file(self) -> str:
-        """The seed file of a seed paper; the title of a work registered by outside code."""
+        """The seed file of a seed paper; the title of a work registered by outside code.
+
+        >>> Source("fedar", "§1", "Lemma 1").seed_file
+        '003_7bfc4ba284d104ce.txt'
+        """
         return PAPERS.get(self.paper) or OWN_PAPERS[self.paper]
 
     def __str__(self) -> str:

@@ -6,11 +6,14 @@ SHA-256 of its sources (computed here with hashlib) and, installed, its distribu
 
 import hashlib
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import PACKAGE, cli, write_configs
+from conftest import PACKAGE, ROOT, cli, write_configs
 
 SOURCES = sorted((PACKAGE / "gamma_rule").glob("*.py"))
 HOWS = ("option", "environment", "entry point")
@@ -51,7 +54,8 @@ def _check_record(records: list[dict], how: str, site: Path | None) -> None:
             for p in sorted((root / "gamma_rule").glob("*.py"))
         }
     else:
-        assert record["via"] == {"option": "--plugin", "environment": "FLTHEORY_PLUGINS"}[how]
+        if how in ("option", "environment"):
+            assert record["via"] == {"option": "--plugin", "environment": "FLTHEORY_PLUGINS"}[how]
         assert record["distribution"] is None
     assert digests == expected
 
@@ -122,3 +126,48 @@ def test_without_the_plugin_the_algorithm_is_unknown(tmp_path):
     proc = cli(["simulate", "--config", str(config), "--json"], tmp_path, paths=(PACKAGE,))
     assert proc.returncode == 2
     assert "unknown algorithm 'gamma_weights'" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+PYTHON_API = """
+import json, sys
+from pathlib import Path
+import fltheory
+from fltheory.sweep.run import run_sweep
+from fltheory.sweep.spec import load_sweep
+from fltheory.sweep.store import Store
+
+fltheory.load_plugins(["gamma_rule"])
+report = fltheory.simulate("sim.toml", out="out")
+sweep = run_sweep(load_sweep("s.toml"), "r.db", workers=2)
+with Store("r.db") as store:
+    stored = store.provenance()[0]["plugins"]
+manifest = json.loads(Path("out/manifest.json").read_text())
+print(json.dumps([sweep.runs_done, manifest["provenance"]["plugins"], stored]))
+"""
+
+
+def test_the_python_api_loads_plugins_for_simulate_and_sweep_workers(tmp_path):
+    write_configs(tmp_path)
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FLTHEORY_PLUGINS")}
+    environ.update(OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(map(str, (ROOT, PACKAGE))))
+    proc = subprocess.run(
+        [sys.executable, "-c", PYTHON_API], cwd=tmp_path, env=environ, capture_output=True,
+        text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    done, simulated, swept = json.loads(proc.stdout.splitlines()[-1])
+    assert done == 2
+    for records in (simulated, swept):
+        assert records[0]["via"] == "load_plugins"
+        _check_record(records, "python", None)
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_sweep_on_ray_loads_the_plugin(tmp_path):
+    pytest.importorskip("ray")
+    _, sweep = write_configs(tmp_path)
+    proc = cli(["sweep", str(sweep), "--store", "r.db", "--executor", "ray", "--workers", "2",
+                "--json", "--plugin", "gamma_rule"], tmp_path, paths=(PACKAGE,))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["runs_done"] == 2
