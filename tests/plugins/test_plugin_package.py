@@ -171,3 +171,23 @@ def test_sweep_on_ray_loads_the_plugin(tmp_path):
                 "--json", "--plugin", "gamma_rule"], tmp_path, paths=(PACKAGE,))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["runs_done"] == 2
+
+
+def test_the_example_package_doctests_pass(tmp_path):
+    """Its ``>>>`` examples (weights, the rule, its builder, the lemmas' margins) run."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FLTHEORY_PLUGINS")}
+    environ.update(OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(map(str, (ROOT, PACKAGE))))
+    code = (
+        "import doctest, importlib, sys\n"
+        "failed = 0\n"
+        "for name in sys.argv[1:]:\n"
+        "    failed += doctest.testmod(importlib.import_module(name)).failed\n"
+        "print('failed', failed)\n"
+    )
+    names = [f"gamma_rule.{p.stem}" for p in SOURCES if p.stem != "__init__"]
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *names], cwd=tmp_path, env=environ, capture_output=True,
+        text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.splitlines()[-1] == "failed 0", proc.stdout[-3000:]

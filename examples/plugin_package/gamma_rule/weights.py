@@ -12,7 +12,7 @@ import numpy as np
 def effective_weights(alpha: np.ndarray, pi: np.ndarray, gamma: float) -> np.ndarray:
     """p(γ) ∝ α π^(1−γ), computed in log space (π may be tiny).
 
-    >>> effective_weights(np.array([0.5, 0.5]), np.array([1.0, 0.25]), 0.0).tolist()
+    >>> effective_weights(np.array([0.5, 0.5]), np.array([1.0, 0.25]), 0.0).round(12).tolist()
     [0.8, 0.2]
     """
     log_p = np.log(alpha) + (1.0 - gamma) * np.log(pi)
@@ -23,7 +23,7 @@ def effective_weights(alpha: np.ndarray, pi: np.ndarray, gamma: float) -> np.nda
 def total_variation(p: np.ndarray, q: np.ndarray) -> float:
     """d_TV(p, q) = ½ Σ |p_k − q_k|.
 
-    >>> total_variation(np.array([0.8, 0.2]), np.array([0.5, 0.5]))
+    >>> round(total_variation(np.array([0.8, 0.2]), np.array([0.5, 0.5])), 12)
     0.3
     """
     return float(0.5 * np.abs(p - q).sum())
