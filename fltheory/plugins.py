@@ -276,7 +276,8 @@ def _import(spec: str, via: str) -> Plugin:
 def _import_file(spec: str, name: str, via: str) -> Any:
     path = Path(spec).expanduser().resolve()
     if not path.is_file():
-        raise PluginError(f"plug-in '{spec}' ({via}): no such file")
+        what = "not a regular file" if path.exists() else "no such file"
+        raise PluginError(f"plug-in '{spec}' ({via}): {what}")
     known = sys.modules.get(name)
     if known is not None:
         file = getattr(known, "__file__", None)
@@ -315,9 +316,9 @@ def load_plugins(modules: Iterable[str], *, via: str = "load_plugins") -> list[P
         spec = raw.strip()
         if not spec:
             raise PluginError(f"an empty plug-in name ({via})")
-        if _is_file(spec):
-            spec = str(Path(spec).expanduser().resolve())
         loaded.append(_import(spec, via))
+        if _is_file(spec):  # a worker may start elsewhere
+            spec = str(Path(spec).expanduser().resolve())
         if spec not in _REQUESTED:
             _REQUESTED.append(spec)
     return loaded

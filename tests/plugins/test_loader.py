@@ -3,6 +3,7 @@ errors naming the module and the cause; records with the SHA-256 of the sources;
 from outside code found by the registries (an independent hashlib digest is the reference)."""
 
 import hashlib
+import os
 import sys
 from pathlib import Path
 
@@ -106,6 +107,14 @@ def test_an_unknown_module_says_how_to_make_it_importable():
 def test_malformed_requests_are_refused(spec, words):
     with pytest.raises(PluginError, match=words):
         load_plugins([spec])
+
+
+def test_a_folder_or_a_fifo_is_not_a_plugin_file(tmp_path):
+    (tmp_path / "folder.py").mkdir()
+    os.mkfifo(tmp_path / "pipe.py")
+    for name in ("folder.py", "pipe.py"):
+        with pytest.raises(PluginError, match="not a regular file"):
+            load_plugins([str(tmp_path / name)])
 
 
 def test_a_file_whose_name_is_taken_by_another_module_is_refused(tmp_path):
