@@ -27,7 +27,9 @@ date). A config (`fltheory simulate --config FILE`, examples in `examples/sim_*.
 tables below; `[problem]` and `[availability]` name a plug-in with `kind`, each
 `[[algorithms]]` entry with `name`, and the other keys of the table are that plug-in's fields.
 Every unknown key, missing required key, wrong type or out-of-range value is an error naming the
-file, the table and the key.
+file, the table and the key. Your own algorithms, problems, availability kinds and models
+register the same way from a module of yours, loaded by `--plugin`, `FLTHEORY_PLUGINS` or entry
+points ([own_code.md](own_code.md)); a plug-in algorithm needs no reference twin.
 """
 
 
