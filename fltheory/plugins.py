@@ -34,6 +34,10 @@ cause (``fltheory`` exits with status 2).
 ['demo_plugin']
 >>> sys.modules["demo_plugin"].GREETING
 'hello'
+>>> [record["via"] for record in plugin_records() if record["module"] == "demo_plugin"]
+['load_plugins']
+>>> forget = _LOADED.pop("demo_plugin"), sys.modules.pop("demo_plugin")  # (for other examples)
+>>> _REQUESTED.remove(str((folder / "demo_plugin.py").resolve()))
 >>> load_plugins(["no_such_module_xyz"])
 Traceback (most recent call last):
 ...
