@@ -10,7 +10,7 @@ import sys
 import tomllib
 
 import pytest
-from conftest import PACKAGE, ROOT
+from plugin_support import PACKAGE, ROOT
 
 from fltheory import plugins
 from fltheory.claims.claim import CLAIMS

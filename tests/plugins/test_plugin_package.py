@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PACKAGE, ROOT, cli, write_configs
+from plugin_support import PACKAGE, ROOT, cli, write_configs
 
 SOURCES = sorted((PACKAGE / "gamma_rule").glob("*.py"))
 HOWS = ("option", "environment", "entry point")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PACKAGE, ROOT
+from plugin_support import PACKAGE, ROOT
 
 REGISTRY_TEST = "tests/sim/test_sim_registry.py"
 
