@@ -9,6 +9,10 @@ The five things the CLI does, as functions returning the record the CLI prints (
 * :func:`aggregation_limit` → :class:`LimitReport`: lim E[x_t] of FedAvg-type aggregation;
 * :func:`simulate` → :class:`SimulationReport`: a simulated comparison from a config.
 
+Your own algorithms, problems, availability processes, claims and experiments, in a module of
+your own, join the registries with :func:`load_plugins` (the CLI's ``--plugin MODULE``; see
+:mod:`fltheory.plugins`).
+
 Chains to feed them: :class:`ProductChain`, :class:`MarkovChain`, :class:`ClusteredChain`
 (every one an :class:`AvailabilityChain`) and :func:`ca_fed_population`. Refused input raises
 :class:`FLTheoryError` (a ``ValueError``) with a one-line message.
@@ -39,6 +43,7 @@ if TYPE_CHECKING:
         ProductChain,
         ca_fed_population,
     )
+    from fltheory.plugins import load_plugins
 
 __version__ = "0.1.0"
 
@@ -57,6 +62,7 @@ __all__ = [
     "bound_report",
     "ca_fed_population",
     "chain_report",
+    "load_plugins",
     "optimal_weights",
     "simulate",
 ]
@@ -70,6 +76,7 @@ __getattr__, __dir__ = lazy_exports(
         "fltheory.api.simulation": ("SimulationReport", "simulate"),
         "fltheory.api.weights": ("WeightsReport", "optimal_weights"),
         "fltheory.errors": ("FLTheoryError",),
+        "fltheory.plugins": ("load_plugins",),
         "fltheory.markov": (
             "AvailabilityChain",
             "ClusteredChain",

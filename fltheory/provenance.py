@@ -1,8 +1,10 @@
 """Provenance of a result: what produced it, from what, where — so a number can be traced.
 
 :func:`provenance` records the fltheory version, the git commit of the source tree when it is a
-checkout, the Python/numpy/torch versions, the platform, the command line, the time, and (from
-the caller) the fully resolved configuration with its hash, the seeds, device and dtype.
+checkout, the Python/numpy/torch versions, the platform, the command line, the time, every
+outside plug-in loaded (:func:`fltheory.plugins.plugin_records`: module, distribution and
+version, SHA-256 of its source files, what it registered), and (from the caller) the fully
+resolved configuration with its hash, the seeds, device and dtype.
 """
 
 import datetime as _dt
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fltheory import __version__
+from fltheory.plugins import plugin_records
 
 
 def config_hash(config: Any) -> str:
@@ -74,6 +77,7 @@ def provenance(**extra: Any) -> dict[str, Any]:
         "platform": platform.platform(),
         "command": sys.argv,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "plugins": plugin_records(),
     }
     record.update(extra)
     return record

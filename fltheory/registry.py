@@ -9,7 +9,10 @@ Algorithms, problems, models, availability processes, claims and experiments eac
     def build_fedavg(params, context): ...
 
 Registries with a ``package`` import every module of that package the first time they are
-asked for a name, so adding a plug-in is adding one module: no list to edit elsewhere.
+asked for a name, so adding a plug-in is adding one module: no list to edit elsewhere. Registries
+with a ``group`` then import outside plug-ins: the modules of ``FLTHEORY_PLUGINS`` and of the
+installed entry points of that group (:mod:`fltheory.plugins`); outside code may also call
+``register`` itself, from any module.
 """
 
 import importlib
@@ -18,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from fltheory import plugins
 from fltheory.config.schema import Strict, suggest
 from fltheory.errors import InputError
 
@@ -35,6 +39,10 @@ class Entry(Generic[T]):
         build: the function that makes the object from validated parameters.
         doc: one line for listings (defaults to the first line of ``build``'s docstring).
         extras: anything else the registry's users need (e.g. a reference-loop twin).
+        origin: the module that registered it (``fltheory.…`` for fltheory's own).
+
+    >>> Entry("x", Strict, print, "Prints.", origin="my_rules").builtin
+    False
     """
 
     name: str
@@ -42,6 +50,17 @@ class Entry(Generic[T]):
     build: Callable[..., T]
     doc: str
     extras: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = "fltheory"
+
+    @property
+    def builtin(self) -> bool:
+        """Whether fltheory itself registered it (not a plug-in)."""
+        return plugins.is_builtin(self.origin)
+
+
+class DuplicateRegistration(InputError, RuntimeError):
+    """A name registered twice (e.g. a plug-in re-using a built-in name); the message names
+    both modules."""
 
 
 class Registry(Generic[T]):
@@ -63,9 +82,11 @@ class Registry(Generic[T]):
     fltheory.errors.InputError: unknown shape 'sqare'; did you mean 'square'? (choose from: square)
     """
 
-    def __init__(self, what: str, *, package: str | None = None) -> None:
+    def __init__(self, what: str, *, package: str | None = None, group: str | None = None) -> None:
         self.what = what
         self.package = package
+        #: the entry-point group of outside plug-ins (None: this registry loads none).
+        self.group = group
         self._entries: dict[str, Entry[T]] = {}
         self._discovered = package is None
 
@@ -81,23 +102,31 @@ class Registry(Generic[T]):
         ('a circle of radius 1', 3.14159)
         """
 
+        origin = plugins.caller_module()
+
         def decorate(build: F) -> F:
             if name in self._entries:
-                raise RuntimeError(f"{self.what} '{name}' is registered twice")
+                first = self._entries[name].origin
+                raise DuplicateRegistration(
+                    f"{self.what} '{name}' is registered twice (by {first} and by {origin})"
+                )
             line = doc or (build.__doc__ or "").strip().splitlines()[0:1]
             text = line if isinstance(line, str) else (line[0] if line else "")
-            self._entries[name] = Entry(name, params, build, text, dict(extras))
+            self._entries[name] = Entry(name, params, build, text, dict(extras), origin)
+            if self.group is not None:
+                plugins.note_registration(origin, f"{self.what} '{name}'")
             return build
 
         return decorate
 
     def _discover(self) -> None:
-        if self._discovered or self.package is None:
-            return
-        self._discovered = True
-        package = importlib.import_module(self.package)
-        for info in pkgutil.iter_modules(package.__path__, prefix=f"{self.package}."):
-            importlib.import_module(info.name)
+        if not self._discovered and self.package is not None:
+            self._discovered = True
+            package = importlib.import_module(self.package)
+            for info in pkgutil.iter_modules(package.__path__, prefix=f"{self.package}."):
+                importlib.import_module(info.name)
+        if self.group is not None:
+            plugins.discover(self.group)
 
     def names(self) -> list[str]:
         """Registered names, sorted.

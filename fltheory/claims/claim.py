@@ -2,16 +2,21 @@
 where it is supposed to hold, and an executable margin m(instance) ≥ 0 iff it holds there.
 
 Paper modules (:mod:`fltheory.claims.papers`) register their claims in :data:`CLAIMS`; the
-falsifier (:mod:`fltheory.claims.falsifier`) tries to make each margin negative.
+falsifier (:mod:`fltheory.claims.falsifier`) tries to make each margin negative. Outside code
+registers its own claims the same way, citing a work of its own (:func:`register_paper`), from a
+plug-in module (:mod:`fltheory.plugins`: entry-point group ``fltheory.claims``, ``--plugin``,
+``FLTHEORY_PLUGINS``).
 """
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from fltheory import plugins
 from fltheory.claims.explain import Explanation
 from fltheory.claims.finding import Finding, Reading
 from fltheory.claims.space import Instance, Space
@@ -21,6 +26,9 @@ from fltheory.papers import PAPER_TABLE
 
 #: Paper ids and the seed file each refers to (from :data:`fltheory.papers.PAPER_TABLE`).
 PAPERS = {paper.id: paper.seed_file for paper in PAPER_TABLE.values()}
+
+#: Outside works that claims may cite besides the seed papers (:func:`register_paper`): id → title.
+OWN_PAPERS: dict[str, str] = {}
 
 #: An exact re-evaluation of a margin: (value, method), e.g. (Fraction(-1, 3), "exact rationals").
 ExactMargin = tuple[Fraction | float, str]
@@ -42,16 +50,25 @@ class Source:
     lines: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
-        if self.paper not in PAPERS:
-            raise ValueError(f"unknown paper id {self.paper!r} (choose from {sorted(PAPERS)})")
+        if self.paper not in PAPERS and self.paper not in OWN_PAPERS:
+            raise ValueError(
+                f"unknown paper id {self.paper!r} (choose from {sorted([*PAPERS, *OWN_PAPERS])}, "
+                "or name a work of your own with fltheory.claims.register_paper)"
+            )
 
     @property
     def seed_file(self) -> str:
-        return PAPERS[self.paper]
+        """The seed file of a seed paper; the title of a work registered by outside code.
+
+        >>> Source("fedar", "§1", "Lemma 1").seed_file
+        '003_7bfc4ba284d104ce.txt'
+        """
+        return PAPERS.get(self.paper) or OWN_PAPERS[self.paper]
 
     def __str__(self) -> str:
         where = f" (lines {self.lines[0]}–{self.lines[1]})" if self.lines else ""
-        return f"{self.seed_file} {self.section}, {self.label}{where}"
+        document = PAPERS.get(self.paper, self.paper)  # an own work: its id (no spaces)
+        return f"{document} {self.section}, {self.label}{where}"
 
 
 @dataclass(frozen=True)
@@ -146,22 +163,42 @@ class ClaimRegistry:
     """
 
     package: str | None = "fltheory.claims.papers"
+    #: the entry-point group of outside claims (:mod:`fltheory.plugins`; None: none loaded).
+    group: str | None = None
     _claims: dict[str, Claim] = field(default_factory=dict)
+    _origins: dict[str, str] = field(default_factory=dict)
     _discovered: bool = False
 
     def add(self, claim: Claim) -> Claim:
+        origin = plugins.caller_module()
         if claim.id in self._claims:
-            raise RuntimeError(f"claim {claim.id} is registered twice")
+            raise RuntimeError(
+                f"claim {claim.id} is registered twice (by {self._origins[claim.id]} and by "
+                f"{origin})"
+            )
         self._claims[claim.id] = claim
+        self._origins[claim.id] = origin
+        if self.group is not None:
+            plugins.note_registration(origin, f"claim '{claim.id}'")
         return claim
 
+    def origin(self, claim_id: str) -> str:
+        """The module that registered the claim (``fltheory.claims.papers.…`` for the papers').
+
+        >>> CLAIMS.origin("fedpbc:prop1-remark-uniform").startswith("fltheory.claims.papers.")
+        True
+        """
+        self._discover()
+        return self._origins[claim_id]
+
     def _discover(self) -> None:
-        if self._discovered or self.package is None:
-            return
-        self._discovered = True
-        package = importlib.import_module(self.package)
-        for info in pkgutil.iter_modules(package.__path__, prefix=f"{self.package}."):
-            importlib.import_module(info.name)
+        if not self._discovered and self.package is not None:
+            self._discovered = True
+            package = importlib.import_module(self.package)
+            for info in pkgutil.iter_modules(package.__path__, prefix=f"{self.package}."):
+                importlib.import_module(info.name)
+        if self.group is not None:
+            plugins.discover(self.group)
 
     def __iter__(self) -> Iterator[Claim]:
         self._discover()
@@ -207,14 +244,41 @@ class ClaimRegistry:
         >>> [c.id for c in reg.select(["fedar:b"])], len(reg.select(paper="cafed"))
         (['fedar:b'], 0)
         """
-        if paper is not None and paper not in PAPERS:
-            raise InputError(f"unknown paper '{paper}'{suggest(paper, PAPERS)}")
+        self._discover()  # plug-ins may name works of their own
+        known = {**PAPERS, **OWN_PAPERS}
+        if paper is not None and paper not in known:
+            raise InputError(f"unknown paper '{paper}'{suggest(paper, known)}")
         chosen = [c for i in ids for c in self.resolve(i)] if ids else list(self)
         chosen = list({c.id: c for c in chosen}.values())  # a claim named twice is searched once
         return [c for c in chosen if paper is None or c.paper == paper]
 
 
-CLAIMS = ClaimRegistry()
+CLAIMS = ClaimRegistry(group="fltheory.claims")
+
+
+def register_paper(paper_id: str, title: str) -> str:
+    """Name a work of your own (a note, a preprint) that your claims cite as
+    ``Source(paper_id, …)`` and whose id starts their ids (``mylab:lemma1``); registering the
+    same id with the same title again does nothing. Returns ``paper_id``.
+
+    >>> from unittest import mock
+    >>> with mock.patch.dict(OWN_PAPERS):
+    ...     register_paper("mylab", "Our note on γ-weighted aggregation (2025)")
+    ...     source = Source("mylab", "§2", "Lemma 1")
+    ...     str(source), source.seed_file
+    'mylab'
+    ('mylab §2, Lemma 1', 'Our note on γ-weighted aggregation (2025)')
+    """
+    if not isinstance(paper_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", paper_id):
+        raise InputError(
+            f"a paper id is lower-case letters, digits, '_', '.' or '-', got {paper_id!r}"
+        )
+    if paper_id in PAPERS:
+        raise InputError(f"'{paper_id}' is a seed paper's id; choose another for your own work")
+    if OWN_PAPERS.get(paper_id, title) != title:
+        raise InputError(f"paper '{paper_id}' is registered already as {OWN_PAPERS[paper_id]!r}")
+    OWN_PAPERS[paper_id] = title
+    return paper_id
 
 
 def register(claim: Claim) -> Claim:

@@ -9,6 +9,11 @@ Exit statuses, whatever the subcommand:
   (anywhere on the command line) for the traceback;
 * 130 / 143 — interrupted by Ctrl-C (SIGINT) / terminated (SIGTERM): one line, never a success.
 
+``--plugin MODULE`` (repeatable, anywhere on the command line, like ``--debug``) imports an
+outside module — a dotted name or a ``.py`` file — before the command runs, as does
+``FLTHEORY_PLUGINS=mod1,mod2`` (:mod:`fltheory.plugins`); a module that fails to import is a
+one-line error (exit 2).
+
 ``--version`` prints the version. Usage errors are caught as ``typer.TyperException`` where typer
 vendors click (0.2x and later) and as ``click.ClickException`` where it depends on click (up to
 0.20, the range Flower 1.41 pins), so the CLI works with any typer from 0.12 on.
@@ -20,6 +25,7 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Annotated
 
 import numpy as np
 import typer
@@ -53,6 +59,7 @@ app = typer.Typer(
 #: Exit statuses (see the module docstring).
 EXIT_INPUT, EXIT_BUG, EXIT_SIGINT, EXIT_SIGTERM = 2, 1, 130, 143
 DEBUG_FLAG = "--debug"
+PLUGIN_OPTION = "--plugin"
 
 
 class Interrupted(BaseException):
@@ -75,10 +82,21 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
+    plugin: Annotated[
+        list[str] | None,
+        typer.Option(
+            PLUGIN_OPTION,
+            metavar="MODULE",
+            help="Import an outside module (a dotted name or a .py file) that registers "
+            "algorithms, problems, availability kinds, claims or experiments; repeatable, "
+            "accepted anywhere on the command line (also: FLTHEORY_PLUGINS=mod1,mod2).",
+        ),
+    ] = None,
 ) -> None:
     """Exact constants, bounds and limits for FL under correlated client availability.
 
-    Add --debug anywhere to see the traceback of an internal error.
+    Add --debug anywhere to see the traceback of an internal error, --plugin MODULE anywhere
+    to load your own code.
     """
 
 
@@ -95,6 +113,36 @@ def _register_commands() -> None:
         simulate_cmd,  # noqa: F401
         sweep_cmd,  # noqa: F401
     )
+
+
+def plugin_options(args: list[str]) -> tuple[list[str], list[str]]:
+    """(the arguments without ``--plugin MODULE`` / ``--plugin=MODULE``, the modules named).
+
+    >>> plugin_options(["simulate", "--plugin", "my_rules", "--config", "c.toml"])
+    (['simulate', '--config', 'c.toml'], ['my_rules'])
+    """
+    rest: list[str] = []
+    modules: list[str] = []
+    items = iter(args)
+    for arg in items:
+        if arg == PLUGIN_OPTION:
+            value = next(items, None)
+            if value is None or value.startswith("--"):
+                raise FLTheoryError(f"{PLUGIN_OPTION} needs a module name or a .py file")
+            modules.append(value)
+        elif arg.startswith(PLUGIN_OPTION + "="):
+            modules.append(arg.split("=", 1)[1])
+        else:
+            rest.append(arg)
+    return rest, modules
+
+
+def _load_plugins(modules: list[str]) -> None:
+    """The plug-ins of ``FLTHEORY_PLUGINS`` and of ``--plugin``, imported before the command."""
+    from fltheory import plugins
+
+    plugins.load_environment()
+    plugins.load_plugins(modules, via=PLUGIN_OPTION)
 
 
 def _say(kind: str, message: str) -> None:
@@ -128,6 +176,8 @@ def run(argv: list[str]) -> int:
     debug = DEBUG_FLAG in argv
     args = [a for a in argv if a != DEBUG_FLAG]
     try:
+        args, modules = plugin_options(args)
+        _load_plugins(modules)
         _register_commands()
         # Overflow in arithmetic on huge-but-finite inputs is caught by the checks of the
         # results; numpy's RuntimeWarning lines would break the one-line contract of stderr.

@@ -8,13 +8,17 @@ finding and the witnesses in the paper's own quantities with both sides evaluate
 also writes ``check.json`` and ``check.csv`` atomically with a manifest and provenance;
 ``--paper P --report DIR`` writes the paper's errata report (Markdown, HTML, verification
 scripts).
+
+Outside claims (``fltheory check --plugin MODULE``, :mod:`fltheory.plugins`) go through the same
+falsifier, verdicts and output; with no ids and no ``--paper``, the claims of the modules named
+by ``--plugin`` / ``FLTHEORY_PLUGINS`` are searched when they register any (else every claim).
 """
 
 import csv
 import io
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,14 +29,27 @@ from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.errors import InputError
 
+if TYPE_CHECKING:
+    from fltheory.claims.claim import Claim
+
 CSV_COLUMNS = ("id", "verdict", "worst_margin", "evaluations", "seconds", "exact_verified")
 OUT_FILES = ("check.json", "check.csv")
 
 
-def _list(json_out: bool, paper: str | None) -> None:
+def _select(ids: list[str] | None, paper: str | None) -> list["Claim"]:
+    """The claims named by ``ids`` / ``paper``; with neither, those registered by the plug-ins
+    requested by name when there are any, else every claim."""
+    from fltheory import plugins
     from fltheory.claims.claim import CLAIMS
 
-    claims = CLAIMS.select(paper=paper)
+    if not ids and paper is None:
+        own = [c for c in CLAIMS if plugins.requested_by_name(CLAIMS.origin(c.id))]
+        if own:
+            return own
+    return CLAIMS.select(ids or None, paper=paper)
+
+
+def _list(json_out: bool, claims: list["Claim"]) -> None:
     if json_out:
         emit_json(
             {
@@ -156,10 +173,15 @@ def _print(report: dict[str, Any]) -> None:
                 str(v["evaluations"]),
             )
         )
+    from fltheory.claims.claim import PAPERS
+
+    whose = "the papers" if all(v["id"].split(":")[0] in PAPERS for v in report["claims"]) else ""
     out = console()
     print_table(
         out,
-        "Claims of the papers, searched for counterexamples",
+        f"Claims of {whose}, searched for counterexamples"
+        if whose
+        else "Claims searched for counterexamples",
         [
             Col("id", atomic=True),
             Col("where"),
@@ -295,14 +317,14 @@ def check_command(
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Search each claim of the papers for a counterexample: refuted (with the finding's class),
-    holds, inconclusive, or error."""
-    from fltheory.claims.claim import CLAIMS
+    """Search each claim of the papers (or your own, with --plugin MODULE) for a counterexample:
+    refuted (with the finding's class), holds, inconclusive, or error."""
+    from fltheory.claims.claim import PAPERS
 
     if list_only:
         if ids:
             raise InputError("--list takes no claim ids")
-        _list(json_out, paper)
+        _list(json_out, _select(None, paper))
         return
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise InputError(f"--budget must lie in 1..{MAX_BUDGET:.0e} evaluations, got {budget}")
@@ -312,11 +334,16 @@ def check_command(
         )
     if report_dir is not None and paper is None:
         raise InputError("--report writes one paper's errata report: give --paper too")
+    if report_dir is not None and paper not in PAPERS:
+        raise InputError(
+            f"--report writes the errata report of a seed paper ({', '.join(sorted(PAPERS))}); "
+            "use --out for the verdicts of other claims"
+        )
     if explain and json_out:
         raise InputError("--explain prints text; --json already carries every explanation")
     if seed < 0:
         raise InputError(f"--seed must be >= 0, got {seed}")
-    claims = CLAIMS.select(ids or None, paper=paper)
+    claims = _select(ids, paper)
     if not claims:
         raise InputError("no claim matches the selection")
     if out is not None:  # refuse a bad --out before any work (written by _write, at the end)

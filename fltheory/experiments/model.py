@@ -338,7 +338,9 @@ def _build(params: Strict, experiment: Experiment) -> Experiment:
 
 
 #: Every experiment, by ID; modules of :mod:`fltheory.experiments.catalog` register themselves.
-EXPERIMENTS: Registry[Experiment] = Registry("experiment", package="fltheory.experiments.catalog")
+EXPERIMENTS: Registry[Experiment] = Registry(
+    "experiment", package="fltheory.experiments.catalog", group="fltheory.experiments"
+)
 
 
 def register(experiment: Experiment) -> Experiment:

@@ -11,7 +11,10 @@
   ``build(params, AvailabilityContext) -> (process, client groups)``.
 
 Each registry imports every module of its package on first use, so a new plug-in is one module
-that calls ``REGISTRY.register(...)``.
+that calls ``REGISTRY.register(...)``; outside code registers the same way from its own module,
+loaded by entry point (groups ``fltheory.algorithms``, ``fltheory.problems``, ``fltheory.models``,
+``fltheory.availability``), ``--plugin`` or ``FLTHEORY_PLUGINS`` (:mod:`fltheory.plugins`). A
+plug-in algorithm needs no ``reference`` twin.
 
 >>> "fedavg" in ALGORITHMS and "digits" in PROBLEMS and "cnn" in MODELS
 True
@@ -35,11 +38,17 @@ if TYPE_CHECKING:  # the algorithm modules import this one to register themselve
 #: (built object, named boolean client masks reported per group in the summary).
 Built = tuple[Any, dict[str, np.ndarray]]
 
-ALGORITHMS: "Registry[Algorithm]" = Registry("algorithm", package="fltheory.sim.algorithms")
-PROBLEMS: Registry[Built] = Registry("problem kind", package="fltheory.sim.plugins.problems")
-MODELS: Registry[Model] = Registry("model", package="fltheory.sim.plugins.models")
+ALGORITHMS: "Registry[Algorithm]" = Registry(
+    "algorithm", package="fltheory.sim.algorithms", group="fltheory.algorithms"
+)
+PROBLEMS: Registry[Built] = Registry(
+    "problem kind", package="fltheory.sim.plugins.problems", group="fltheory.problems"
+)
+MODELS: Registry[Model] = Registry(
+    "model", package="fltheory.sim.plugins.models", group="fltheory.models"
+)
 AVAILABILITY: Registry[Built] = Registry(
-    "availability kind", package="fltheory.sim.plugins.availability"
+    "availability kind", package="fltheory.sim.plugins.availability", group="fltheory.availability"
 )
 
 

@@ -3,7 +3,10 @@
 An executor takes a function and a list of argument tuples and yields ``(index, result)`` as the
 calls finish, in any order; :meth:`Executor.close` stops it, dropping what has not finished.
 Each call is a pure function of its arguments (a config and a seed, randomness keyed by the
-seed), so the results do not depend on the executor or on the number of workers.
+seed), so the results do not depend on the executor or on the number of workers. Every worker
+first imports the plug-ins requested in this process (``--plugin``, ``FLTHEORY_PLUGINS``,
+:func:`fltheory.load_plugins`; :func:`fltheory.plugins.call_with_plugins`); installed entry
+points it finds itself.
 """
 
 import ctypes
@@ -18,9 +21,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any, Protocol
 
 from fltheory.errors import FLTheoryError, InputError
+from fltheory.plugins import call_with_plugins, requested
 
 Task = tuple[Any, ...]
 #: prctl(2) option: the signal a process gets when the thread that forked it ends.
@@ -119,8 +124,9 @@ class LocalExecutor:
         fltheory.errors.FLTheoryError: a worker process died (killed, or out of memory?)...
         >>> pool.close()
         """
+        call = partial(call_with_plugins, requested(), fn)
         pending: dict[Future[Any], int] = {
-            self._pool.submit(fn, *task): i for i, task in enumerate(tasks)
+            self._pool.submit(call, *task): i for i, task in enumerate(tasks)
         }
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -166,9 +172,10 @@ class RayExecutor:
         self, fn: Callable[..., Any], tasks: Sequence[Task]
     ) -> Iterator[tuple[int, Any]]:
         """(index, fn(*tasks[index])) in the order the Ray tasks finish."""
-        remote = self._ray.remote(num_cpus=1)(fn)
+        remote = self._ray.remote(num_cpus=1)(call_with_plugins)
+        plugins = requested()
         pending = self._pending
-        pending.update({remote.remote(*task): i for i, task in enumerate(tasks)})
+        pending.update({remote.remote(plugins, fn, *task): i for i, task in enumerate(tasks)})
         while pending:
             done, _ = self._ray.wait(list(pending), num_returns=1)
             for ref in done:

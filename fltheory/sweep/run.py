@@ -125,6 +125,9 @@ def run_sweep(
             progress(skipped, len(todo))
         done = 0
         if pending:
+            from fltheory.provenance import provenance
+
+            db.add_provenance(provenance(sweep=str(sweep.source), executor=executor))
             base = str(sweep.base.parent.resolve())
             tasks = [(run.config, run.seed, base) for run in pending]
             pool = make_executor(executor, workers, address)

@@ -47,6 +47,16 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
+#: One row per sweep that added runs: what produced them (created with the first such row).
+_PROVENANCE = """
+CREATE TABLE IF NOT EXISTS provenance (
+    id INTEGER PRIMARY KEY,
+    recorded REAL NOT NULL,    -- Unix time
+    record TEXT NOT NULL       -- JSON: fltheory.provenance.provenance() (plug-ins included)
+)
+"""
+
+
 class StoreError(InputError):
     """The results store cannot be opened, read or written; the message names the cause."""
 
@@ -350,6 +360,43 @@ class Store:
     def __len__(self) -> int:
         with self._guard("reading it"):
             return int(self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+
+    def add_provenance(self, record: dict[str, Any]) -> None:
+        """Keep the provenance of a sweep that adds runs (versions, command, plug-ins).
+
+        >>> import tempfile
+        >>> with Store(Path(tempfile.mkdtemp()) / "r.db") as store:
+        ...     store.add_provenance({"fltheory_version": "0.1.0", "plugins": []})
+        ...     [r["fltheory_version"] for r in store.provenance()]
+        ['0.1.0']
+        """
+        self.verify()
+        text = json.dumps(record, sort_keys=True, default=str)
+        with self._guard("storing the provenance"):
+            self._db.execute(_PROVENANCE)
+            self._db.execute(
+                "INSERT INTO provenance (recorded, record) VALUES (?, ?)", (time.time(), text)
+            )
+
+    def provenance(self) -> list[dict[str, Any]]:
+        """The provenance records of the sweeps that added runs, oldest first (none in a store
+        written before fltheory kept them).
+
+        >>> import tempfile
+        >>> with Store(Path(tempfile.mkdtemp()) / "r.db") as store:
+        ...     store.provenance()
+        []
+        """
+        with self._guard("reading it"):
+            found = self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name='provenance'"
+            ).fetchone()
+            rows = self._db.execute("SELECT record FROM provenance ORDER BY id") if found else []
+            texts = [text for (text,) in rows]
+        try:
+            return [json.loads(text) for text in texts]
+        except ValueError:
+            raise StoreError(f"{self.path}: the store is corrupt (a provenance record)") from None
 
 
 def _dumps(value: Any) -> str:

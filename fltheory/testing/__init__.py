@@ -1,7 +1,9 @@
 """Hypothesis strategies for users' own property tests (also gathered in
 :mod:`fltheory.testing.strategies`): chains (irreducible, rational, defective, reducible,
 periodic, product, clustered), two-state parameters, problems, step sizes, chain constants,
-aggregation rules, link probabilities and weight-optimisation instances.
+aggregation rules, link probabilities and weight-optimisation instances; and the Hypothesis
+profiles ``ci`` and ``thorough`` for a ``conftest.py`` (:func:`register_profiles`). Every
+strategy, its parameters and its boundary behaviour: ``docs/testing.md``.
 
 >>> from hypothesis import given, settings
 >>> from fltheory.testing import product_chains
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
         product_chains,
         two_state_params,
     )
+    from fltheory.testing.profiles import register_profiles
     from fltheory.testing.weights import weight_instances
 
 __all__ = [
@@ -48,6 +51,7 @@ __all__ = [
     "quadratic_problems",
     "rational_chains",
     "reducible_chains",
+    "register_profiles",
     "two_state_params",
     "weight_instances",
 ]
@@ -64,6 +68,7 @@ __getattr__, __dir__ = lazy_exports(
         ),
         "fltheory.testing.limits": ("aggregations", "probability_vectors"),
         "fltheory.testing.problems": ("chain_constants", "power_law_steps", "quadratic_problems"),
+        "fltheory.testing.profiles": ("register_profiles",),
         "fltheory.testing.product": (
             "availabilities",
             "clustered_chains",

@@ -27,7 +27,9 @@ date). A config (`fltheory simulate --config FILE`, examples in `examples/sim_*.
 tables below; `[problem]` and `[availability]` name a plug-in with `kind`, each
 `[[algorithms]]` entry with `name`, and the other keys of the table are that plug-in's fields.
 Every unknown key, missing required key, wrong type or out-of-range value is an error naming the
-file, the table and the key.
+file, the table and the key. Your own algorithms, problems, availability kinds and models
+register the same way from a module of yours, loaded by `--plugin`, `FLTHEORY_PLUGINS` or entry
+points ([own_code.md](own_code.md)); a plug-in algorithm needs no reference twin.
 """
 
 
@@ -80,8 +82,9 @@ def fields_table(model: type[BaseModel]) -> str:
 
 
 def _registry(title: str, registry: Registry, key: str, note: str) -> list[str]:
-    out = [f"## {title}\n", f"{note} Names: {', '.join(f'`{n}`' for n in registry.names())}.\n"]
-    for entry in registry:
+    own = [entry for entry in registry if entry.builtin]  # fltheory's, not loaded plug-ins
+    out = [f"## {title}\n", f"{note} Names: {', '.join(f'`{e.name}`' for e in own)}.\n"]
+    for entry in own:
         out += [f'### `{key} = "{entry.name}"`\n', f"{entry.doc}\n", fields_table(entry.params)]
     return out
 
