@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from fltheory.config.files import load_toml, regular_file
-from fltheory.config.schema import suggest
+from fltheory.config.schema import key_hint, suggest
 from fltheory.errors import InputError
 from fltheory.sweep.store import SEED_MAX, SEED_MIN
 
@@ -173,9 +173,10 @@ def resolve(raw: dict[str, Any], source: str | None = None) -> dict[str, Any]:
     (0.1, 'fedavg', 1)
     """
     from fltheory.config.schema import check_keys, parse
+    from fltheory.sim.availability_spec import availability_params
     from fltheory.sim.config.loader import plugin, resolve_device
     from fltheory.sim.config.tables import AlgorithmOptions, SimFile
-    from fltheory.sim.registries import ALGORITHMS, AVAILABILITY, MODELS, PROBLEMS
+    from fltheory.sim.registries import ALGORITHMS, MODELS, PROBLEMS
 
     top = parse(SimFile, raw, source=source)
     out: dict[str, Any] = top.model_dump(mode="json")
@@ -193,8 +194,7 @@ def resolve(raw: dict[str, Any], source: str | None = None) -> dict[str, Any]:
         out["problem"].update(model_params.model_dump(mode="json"))
     check_keys(body, [*own, *model_fields], table="problem", source=source)
     out["problem"].update(params.model_dump(mode="json"))
-    entry, body = plugin(AVAILABILITY, top.availability, "kind", "availability", source)
-    avail = parse(entry.params, body, table="availability", source=source)
+    _, avail, _ = availability_params(top.availability, source)
     out["availability"].update(avail.model_dump(mode="json"))
     options = AlgorithmOptions.model_fields
     for i, item in enumerate(top.algorithms):
@@ -249,7 +249,7 @@ def load_sweep(path: str | Path) -> Sweep:
     where = f"the sweep file {path}"
     for key in data:
         if key not in SWEEP_KEYS:
-            raise InputError(f"unknown key '{key}' in {where}{suggest(key, SWEEP_KEYS)}")
+            raise InputError(f"unknown key '{key}' in {where}{key_hint(key, SWEEP_KEYS)}")
     if "base" not in data:
         raise InputError(f"missing key 'base' (the base config) in {where}")
     if not isinstance(data["base"], str) or not data["base"]:
