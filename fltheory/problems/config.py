@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import numpy as np
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from fltheory import checks
 from fltheory.config import Strict, load_toml, parse
@@ -101,17 +101,30 @@ class ClientsTable(Strict):
     fltheory.errors.InputError: [clients]: give exactly one of pi, preset, matrix, got pi, matrix
     """
 
-    pi: list[float] | None = None
-    lambda2: list[float] | None = None
-    preset: Literal["ca-fed"] | None = None
-    n: int | None = None
-    g: float | None = None
-    nu: float | None = None
-    eps: float | None = None
-    seed: int | None = None
-    split: Literal["blocks", "random"] | None = None
-    matrix: str | None = None
-    states: str | None = None
+    pi: list[float] | None = Field(default=None, description="π_k of independent two-state clients")
+    lambda2: list[float] | None = Field(
+        default=None, description="λ₂,k of the same clients (eq. 236)"
+    )
+    preset: Literal["ca-fed"] | None = Field(
+        default=None, description="the population of CA-Fed Section V-A(a)"
+    )
+    n: int | None = Field(default=None, description="preset: number of clients N (default 100)")
+    g: float | None = Field(default=None, description="preset: π = ½ ± g (default 0.4)")
+    nu: float | None = Field(default=None, description="preset: λ₂ of the correlated clients (0.9)")
+    eps: float | None = Field(
+        default=None, description="preset: scale of the weak clients' λ₂ (0.01)"
+    )
+    seed: int | None = Field(default=None, description="preset: seed of the λ₂ draws (0)")
+    split: Literal["blocks", "random"] | None = Field(
+        default=None, description="preset: clients ordered by group, or shuffled ('blocks')"
+    )
+    matrix: str | None = Field(
+        default=None,
+        description="a transition-matrix file (.csv, .npy, .json), relative to this file",
+    )
+    states: str | None = Field(
+        default=None, description="its state→clients map (.csv, .npy, .json)"
+    )
 
     FORMS: ClassVar[dict[str, tuple[str, ...]]] = {
         "pi": ("pi", "lambda2"),
@@ -164,10 +177,12 @@ class StepsTable(Strict):
     'η_t = 0.02/t^1'
     """
 
-    eta1: float | None = None
-    power: float | None = None
-    values: list[float] | None = None
-    tail_power: float | None = None
+    eta1: float | None = Field(default=None, description="η₁ of η_t = η₁/t^power")
+    power: float | None = Field(default=None, description="the power of η_t = η₁/t^power")
+    values: list[float] | None = Field(default=None, description="explicit steps η_1, …, η_n")
+    tail_power: float | None = Field(
+        default=None, description="continue the values as η_n(n/t)^tail_power (absent: by zeros)"
+    )
 
     FORMS: ClassVar[dict[str, tuple[str, ...]]] = {
         "eta1": ("eta1", "power"),
@@ -197,12 +212,16 @@ class QuadraticTable(Strict):
     [1.0]
     """
 
-    u: list[list[float]]
-    H: list[list[list[float]]] | None = None
-    H_diag: list[list[float]] | None = None
-    c: float | list[float] = 0.0
-    diameter: float
-    center: list[float] | None = None
+    u: list[list[float]] = Field(description="the local minimisers u_k, one row per client")
+    H: list[list[list[float]]] | None = Field(
+        default=None, description="the Hessians H_k (N × d × d); default the identity"
+    )
+    H_diag: list[list[float]] | None = Field(
+        default=None, description="instead of H: their diagonals (N × d); default the identity"
+    )
+    c: float | list[float] = Field(default=0.0, description="F_k* (a number, or one per client)")
+    diameter: float = Field(description="diameter of the ball W")
+    center: list[float] | None = Field(default=None, description="centre of W (default the origin)")
 
     @model_validator(mode="after")
     def _check_hessians(self) -> "QuadraticTable":
@@ -238,14 +257,14 @@ class ConstantsTable(Strict):
     4.0
     """
 
-    L: float
-    mu: float
-    Gamma: float
-    D: float
-    G: float
-    H: float
-    diameter: float
-    Gamma_prime: float | None = None
+    L: float = Field(description="smoothness L (Assumption 2)")
+    mu: float = Field(description="strong convexity μ (Assumption 3)")
+    Gamma: float = Field(description="heterogeneity Γ at the optimum (eq. 9)")
+    D: float = Field(description="gradient bound D (Assumption 4)")
+    G: float = Field(description="gradient bound G (Lemma 1)")
+    H: float = Field(description="bound H of Lemma 1")
+    diameter: float = Field(description="diameter of W")
+    Gamma_prime: float | None = Field(default=None, description="Γ′ of Theorem 3 (default Γ)")
 
     def build(self, alpha: np.ndarray, pi: np.ndarray, sigma: np.ndarray) -> ProblemConstants:
         """The :class:`ProblemConstants` of this table."""
@@ -259,7 +278,10 @@ class OptimizeTable(Strict):
     1.0
     """
 
-    kappa2: float | list[float] = DEFAULT_KAPPA2
+    kappa2: float | list[float] = Field(
+        default=DEFAULT_KAPPA2,
+        description="κ̄² of problem 14: a number, or a list solved as a sweep",
+    )
 
 
 class ProblemFile(Strict):
@@ -271,18 +293,38 @@ class ProblemFile(Strict):
     fltheory.errors.InputError: missing key 'local_steps' in the top level of f.toml
     """
 
-    rounds: int
-    local_steps: int
-    sigma: float | list[float]
-    alpha: Literal["uniform"] | list[float] = "uniform"
-    q: list[float] | None = None
-    Q: float | None = None
-    clients: ClientsTable | None = None
-    availability: dict[str, Any] | None = None
-    steps: StepsTable
-    problem: QuadraticTable | None = None
-    constants: ConstantsTable | None = None
-    optimize: OptimizeTable = OptimizeTable()
+    rounds: int = Field(description="horizon T of eq. 13")
+    local_steps: int = Field(description="local SGD steps E per round")
+    sigma: float | list[float] = Field(
+        description="stochastic-gradient noise σ_k (Assumption 5): a number, or one per client"
+    )
+    alpha: Literal["uniform"] | list[float] = Field(
+        "uniform", description="target importance α of eq. 1: 'uniform', or one per client"
+    )
+    q: list[float] | None = Field(
+        default=None,
+        description="aggregation weights q_k of eq. 3 (default: α/π scaled to Q, the unbiased "
+        "rule; the outputs say so)",
+    )
+    Q: float | None = Field(default=None, description="‖q‖₁ (default: Σq when q is given, else 1)")
+    clients: ClientsTable | None = Field(
+        default=None, description="the older form of the availability ([clients] below)"
+    )
+    availability: dict[str, Any] | None = Field(
+        default=None,
+        description="the availability as in a simulation config: kind and its fields "
+        "(docs/plugins.md), n_clients; N from the table, else the rows of u",
+    )
+    steps: StepsTable = Field(description="the step sizes η_t ([steps] below)")
+    problem: QuadraticTable | None = Field(
+        default=None, description="a quadratic problem ([problem] below), or [constants]"
+    )
+    constants: ConstantsTable | None = Field(
+        default=None, description="the constants of your own model ([constants] below)"
+    )
+    optimize: OptimizeTable = Field(
+        default=OptimizeTable(), description="options of optimize-q ([optimize] below)"
+    )
 
     @model_validator(mode="after")
     def _check_problem(self) -> "ProblemFile":

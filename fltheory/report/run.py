@@ -49,7 +49,7 @@ def _make(
 
     started = time.perf_counter()
     used = cfg.quick() if quick else cfg
-    data = compute(used, progress, claims_path)
+    data = compute(used, progress, claims_path, quick=quick)
     progress("drawing the figures")
     figures = all_figures(data)
     sections = build_sections(data.numbers)
@@ -60,7 +60,7 @@ def _make(
         "provenance": provenance(config=resolved, config_hash=config_hash(resolved)),
     }
     progress("writing report.html, report.md, report.json")
-    paths = write_report(folder, used.title, data.numbers, sections, figures, meta)
+    paths = write_report(folder, used.heading, data.numbers, sections, figures, meta)
     return {
         "paths": paths,
         "seconds": time.perf_counter() - started,

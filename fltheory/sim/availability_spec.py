@@ -73,6 +73,25 @@ def availability_params(
     return entry, params, n
 
 
+def table_size(data: Any, base: str | Path = ".", source: Source = None) -> int | None:
+    """The number of clients an ``[availability]`` table fixes by itself (its ``n_clients``,
+    groups, per-client lists or file), None when it fits any number.
+
+    >>> table_size({"kind": "two_state", "pi": [0.5, 0.4], "lambda2": 0.0})
+    2
+    >>> table_size({"kind": "ca_fed"}) is None
+    True
+    """
+    _, params, own_n = availability_params(data, source)
+    if own_n is not None:
+        return own_n
+    size_of = getattr(params, "size", None)
+    try:
+        return size_of(Path(base)) if callable(size_of) else None
+    except FLTheoryError as err:
+        raise _located(table_name("availability", source), err) from None
+
+
 def _kinds() -> str:
     return ", ".join(AVAILABILITY.names())
 

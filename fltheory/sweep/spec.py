@@ -33,8 +33,26 @@ from fltheory.sweep.store import SEED_MAX, SEED_MIN
 
 #: The most runs (points × seeds) one sweep may name.
 MAX_RUNS = 100_000
-#: The keys of a sweep file.
-SWEEP_KEYS = ("base", "seeds", "axes")
+#: The keys of a sweep file: (type, default, meaning), for the checks and docs/sweep_file.md.
+SWEEP_KEY_DOCS: dict[str, tuple[str, str, str]] = {
+    "base": (
+        "a string",
+        "required",
+        "the base simulation config (docs/simulation_file.md), relative to the sweep file",
+    ),
+    "seeds": (
+        "an integer (≥ 1) or a list of integers (≥ 0)",
+        "`1`",
+        "n: master seeds 0..n−1, or the seeds listed; each run has seeds = 1",
+    ),
+    "axes": (
+        "a table of lists",
+        "`{}`",
+        'dotted keys of the base config → the values they take ("run.lr", '
+        '"availability.groups.0.pi", "algorithms.0.lr"); the runs are their product × seeds',
+    ),
+}
+SWEEP_KEYS = tuple(SWEEP_KEY_DOCS)
 #: Top-level config keys an axis may not set (the sweep's ``seeds`` sets them).
 RESERVED = ("seed", "seeds")
 
