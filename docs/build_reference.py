@@ -15,7 +15,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
