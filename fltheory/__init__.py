@@ -7,7 +7,11 @@ The five things the CLI does, as functions returning the record the CLI prints (
 * :func:`bound_report` → :class:`BoundReport`: Theorems 1–3 for a problem file or setup;
 * :func:`optimal_weights` → :class:`WeightsReport`: q* of problems (14) and (212);
 * :func:`aggregation_limit` → :class:`LimitReport`: lim E[x_t] of FedAvg-type aggregation;
-* :func:`simulate` → :class:`SimulationReport`: a simulated comparison from a config.
+* :func:`simulate` → :class:`SimulationReport`: a simulated comparison from a config;
+* :func:`make_report`: the report of ``fltheory report`` on a setting, written to a folder.
+
+Each takes the availability as a chain object, an ``[availability]`` table (a dict) or a file
+(:func:`availability_setting`, :class:`AvailabilitySetting`).
 
 Chains to feed them: :class:`ProductChain`, :class:`MarkovChain`, :class:`ClusteredChain`
 (every one an :class:`AvailabilityChain`) and :func:`ca_fed_population`. Refused input raises
@@ -26,6 +30,7 @@ from fltheory._exports import lazy_exports
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
+    from fltheory.api.availability import AvailabilitySetting, availability_setting
     from fltheory.api.bounds import BoundReport, bound_report
     from fltheory.api.chain import ChainReport, chain_report
     from fltheory.api.limit import LimitReport, aggregation_limit
@@ -39,11 +44,13 @@ if TYPE_CHECKING:
         ProductChain,
         ca_fed_population,
     )
+    from fltheory.report.run import make_report
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AvailabilityChain",
+    "AvailabilitySetting",
     "BoundReport",
     "ChainReport",
     "ClusteredChain",
@@ -54,9 +61,11 @@ __all__ = [
     "SimulationReport",
     "WeightsReport",
     "aggregation_limit",
+    "availability_setting",
     "bound_report",
     "ca_fed_population",
     "chain_report",
+    "make_report",
     "optimal_weights",
     "simulate",
 ]
@@ -64,12 +73,14 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "fltheory.api.availability": ("AvailabilitySetting", "availability_setting"),
         "fltheory.api.bounds": ("BoundReport", "bound_report"),
         "fltheory.api.chain": ("ChainReport", "chain_report"),
         "fltheory.api.limit": ("LimitReport", "aggregation_limit"),
         "fltheory.api.simulation": ("SimulationReport", "simulate"),
         "fltheory.api.weights": ("WeightsReport", "optimal_weights"),
         "fltheory.errors": ("FLTheoryError",),
+        "fltheory.report.run": ("make_report",),
         "fltheory.markov": (
             "AvailabilityChain",
             "ClusteredChain",

@@ -58,12 +58,20 @@ class AvailabilitySetting:
 
     @property
     def n_clients(self) -> int:
-        """N."""
+        """N.
+
+        >>> availability_setting({"kind": "bernoulli", "p": [0.5, 0.9]}).n_clients
+        2
+        """
         return int(self.pi.size)
 
     @property
     def pi(self) -> np.ndarray:
-        """π_k, each client's stationary availability."""
+        """π_k, each client's stationary availability.
+
+        >>> availability_setting({"kind": "bernoulli", "p": [0.5, 0.9]}).pi.tolist()
+        [0.5, 0.9]
+        """
         pi = self.chain.client_availability
         if pi is None:
             raise InputError("the chain has no state→clients map, so no client availabilities")
@@ -71,14 +79,22 @@ class AvailabilitySetting:
 
     @property
     def lambda2(self) -> np.ndarray | None:
-        """λ₂,k of each client's two-state marginal chain, when the chain defines one."""
+        """λ₂,k of each client's two-state marginal chain, when the chain defines one.
+
+        >>> availability_setting({"kind": "bernoulli", "p": [0.5, 0.9]}).lambda2.tolist()
+        [0.0, 0.0]
+        """
         lam = self.chain.lambda2
         return None if lam is None else np.asarray(lam, dtype=float)
 
     @property
     def group_names(self) -> tuple[str, ...]:
         """The groups' names; clients in no group form "other clients", and a setting without
-        groups is one group, "all clients"."""
+        groups is one group, "all clients".
+
+        >>> availability_setting({"kind": "bernoulli", "p": [0.5, 0.9]}).group_names
+        ('all clients',)
+        """
         names = tuple(self.groups)
         covered = np.zeros(self.n_clients, dtype=bool)
         for mask in self.groups.values():
@@ -90,7 +106,12 @@ class AvailabilitySetting:
     @property
     def labels(self) -> np.ndarray:
         """Each client's group, an index into :attr:`group_names` (the first group that holds
-        it)."""
+        it).
+
+        >>> availability_setting({"kind": "bernoulli", "groups": [{"count": 1, "p": 0.5},
+        ...     {"count": 2, "p": 0.9}]}).labels.tolist()
+        [0, 1, 1]
+        """
         names = self.group_names
         labels = np.full(self.n_clients, len(names) - 1, dtype=np.int64)
         for i, mask in reversed(list(enumerate(self.groups.values()))):
@@ -137,7 +158,12 @@ def _span(values: np.ndarray) -> str:
 
 def chain_table(chain: AvailabilityChain) -> dict[str, Any]:
     """The ``[availability]`` table of a chain object (see
-    :meth:`AvailabilitySetting.simulation_table`)."""
+    :meth:`AvailabilitySetting.simulation_table`).
+
+    >>> from fltheory.markov import ClusteredChain
+    >>> chain_table(ClusteredChain([0.9], [0.5], [0, 0]))["kind"]
+    'clustered'
+    """
     from fltheory.markov.chain import MarkovChain
     from fltheory.markov.clustered import ClusteredChain
     from fltheory.markov.product import ProductChain
@@ -199,7 +225,7 @@ def is_clients_csv(path: Path) -> bool:
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = Path(folder) / "c.csv"
-    ...     _ = path.write_text("# P\n0.5,1/2\n1e-1,0.9\n")
+    ...     _ = path.write_text("# P\\n0.5,1/2\\n1e-1,0.9\\n")
     ...     is_clients_csv(path)
     False
     """

@@ -9,6 +9,7 @@ Appendix E); problem 14 minimises ε̄_opt + κ̄²·ε̄_bias with ε̄_bias = 
 import dataclasses
 import math
 from dataclasses import dataclass
+from pathlib import Path  # noqa: F401 (the examples below use it)
 from typing import Any
 
 import numpy as np

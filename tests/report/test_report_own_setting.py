@@ -201,3 +201,19 @@ def test_a_clients_file_is_read_beside_the_report_file(tmp_path: Path) -> None:
         setting_of(
             ReportConfig.model_validate({"availability": {"kind": "clients_csv", "path": "x"}})
         )
+
+
+def test_the_python_facade_takes_a_chain_a_table_or_a_file(tmp_path: Path) -> None:
+    from fltheory.markov import ProductChain
+    from fltheory.report.run import as_report_config
+
+    chain = as_report_config(None, ProductChain([0.9, 0.2], [0.5, 0.0])).availability
+    assert chain == {"kind": "two_state", "pi": [0.9, 0.2], "lambda2": [0.5, 0.0]}
+    table = {"kind": "two_state", "groups": GROUPS}
+    assert as_report_config({"title": "t"}, table).availability == table
+    path = tmp_path / "setting.toml"
+    path.write_text('[availability]\nkind = "clients_csv"\npath = "c.csv"\n', encoding="utf-8")
+    (tmp_path / "c.csv").write_text("pi,lambda2,count\n0.9,0.1,2\n")
+    cfg = as_report_config(None, path)
+    assert cfg.availability["path"] == str(tmp_path / "c.csv")  # beside the file it came from
+    assert as_report_config(path).availability["kind"] == "clients_csv"  # a report file too
