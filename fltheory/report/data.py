@@ -459,7 +459,33 @@ def compute(
     step("limit")
     simulation, series = simulation_section(cfg, setting, small, u_small, setup_small, progress)
     step("simulation")
+    progress("the papers' claims, evaluated on this setting")
+    from fltheory.report.live import live_claims
+    from fltheory.report.simulation import envelope_chain
+
     claims = claims_section(claims_path)
+    claims["live"] = live_claims(
+        setting,
+        u,
+        setup.alpha,
+        setup.q,
+        RULES[cfg.problem.weights],
+        bounds["total"]["trivial"],
+        simulation,
+        envelope_chain(small),
+        seed=cfg.problem.seed,
+    )
+    stored = {row["id"]: row for row in claims["claims"]}
+    for row in claims["live"]:
+        known = stored.get(row["id"])
+        row["statement"] = None if known is None else known["statement"]
+        row["stored_verdict"] = None if known is None else known["verdict"]
+    if any(row["statement"] is None for row in claims["live"]):  # no stored results
+        from fltheory.claims.claim import CLAIMS
+
+        for row in claims["live"]:
+            if row["statement"] is None:
+                row["statement"] = CLAIMS.get(row["id"]).statement
     step("claims")
     series["raster"] = raster
     series["u"] = u

@@ -58,12 +58,7 @@ def summary_lines(numbers: dict[str, Any]) -> list[str]:
         f"Simulation vs theory ({s.get('rule', 'fixed q = α')}): the simulated time average is "
         f"{human(s['distance_time_average_to_limit'])} from the exact limit, "
         f"{'inside' if s['limit_inside_ci95'] else 'OUTSIDE'} the 95 % confidence band.",
-        "Claims of the papers about this setting: "
-        + (
-            ", ".join(f"{v} {_verdict_words(k)}" for k, v in sorted(counts.items()))
-            or "not available"
-        )
-        + ".",
+        _claims_line(numbers["claims"].get("live", []), counts),
     ]
     reduced = reduced_line(numbers.get("reduced"))
     if reduced:
@@ -89,6 +84,24 @@ def reduced_line(r: dict[str, Any] | None) -> str | None:
             "(the exact limit needs 2^N states)"
         )
     return "Reduced: " + "; ".join(parts) + "." if parts else None
+
+
+def _claims_line(live: list[dict[str, Any]], counts: dict[str, int]) -> str:
+    """The claims in one line: those checked live on the setting, then the stored verdicts.
+
+    >>> _claims_line([{"holds": True, "nearby": None}], {"holds": 3})
+    "Claims checked on this setting: 1 of 1 hold; stored verdicts on the papers' settings: 3 hold."
+    """
+    stored = (
+        ", ".join(f"{v} {_verdict_words(k)}" for k, v in sorted(counts.items())) or "not available"
+    )
+    if not live:
+        return f"Claims of the papers (stored verdicts on their settings): {stored}."
+    held = sum(1 for r in live if r["holds"] and (r.get("nearby") or {}).get("holds", True))
+    return (
+        f"Claims checked on this setting: {held} of {len(live)} hold; "
+        f"stored verdicts on the papers' settings: {stored}."
+    )
 
 
 def _verdict_words(verdict: str) -> str:

@@ -217,3 +217,43 @@ def test_the_python_facade_takes_a_chain_a_table_or_a_file(tmp_path: Path) -> No
     cfg = as_report_config(None, path)
     assert cfg.availability["path"] == str(tmp_path / "c.csv")  # beside the file it came from
     assert as_report_config(path).availability["kind"] == "clients_csv"  # a report file too
+
+
+def test_section_6_evaluates_the_claims_on_the_setting(own_report) -> None:
+    out, rep = own_report
+    live = {row["id"]: row for row in rep["claims"]["live"]}
+    expected = {
+        "cafed:thm1-eq11",
+        "cafed:thm3-eq15",
+        "cafed:unbiased-zero-bias",
+        "cafed:lemma16-eq5",
+        "fedpbc:prop1-time-average",
+    }
+    assert set(live) == expected
+    for row in live.values():
+        assert row["holds"], row
+        assert row["stored_verdict"] in ("holds", "refuted") and row["statement"]
+    assert live["cafed:thm1-eq11"]["nearby"]["evaluations"] == 24
+    assert live["cafed:thm1-eq11"]["nearby"]["worst_margin"] >= 0.0
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "Evaluated on this setting (live)" in md
+    assert "Stored verdicts on the papers' own settings" in md
+
+
+def test_a_live_margin_can_fail() -> None:
+    """The margins are signed: a time average outside its band, a bound below the exact side."""
+    from fltheory.report.live import _bias_margin, live_claims
+    from fltheory.report.setting import setting_of
+
+    cfg = ReportConfig.model_validate(OWN)
+    setting = setting_of(cfg)
+    u = np.arange(20.0).reshape(10, 2)
+    alpha = np.full(10, 0.1)
+    sim = {"time_average": [1.0, 0.0], "time_average_ci95": [0.1, 0.1], "exact_limit": [0, 0]}
+    sim["seeds"] = 3
+    rows = live_claims(setting, u, alpha, alpha, "fixed q = α, eq. 3", 32.0, sim, None)
+    row = next(r for r in rows if r["id"] == "fedpbc:prop1-time-average")
+    assert not row["holds"] and row["margin"] == pytest.approx(-0.9)
+    # Theorem 1 at a biased q: the bound exceeds the exact bias, margin = their difference
+    at = _bias_margin("eq11")(u, alpha, setting.pi, alpha)
+    assert at["margin"] == pytest.approx(at["value"] - at["exact"]) and at["exact"] > 0
