@@ -213,6 +213,7 @@ def resolve(raw: dict[str, Any], source: str | None = None) -> dict[str, Any]:
     check_keys(body, [*own, *model_fields], table="problem", source=source)
     out["problem"].update(params.model_dump(mode="json"))
     _, avail, _ = availability_params(top.availability, source)
+    _check_clients(params, top.availability, source)
     out["availability"].update(avail.model_dump(mode="json"))
     options = AlgorithmOptions.model_fields
     for i, item in enumerate(top.algorithms):
@@ -226,6 +227,25 @@ def resolve(raw: dict[str, Any], source: str | None = None) -> dict[str, Any]:
         resolved = {**opts.model_dump(mode="json"), **algo.model_dump(mode="json")}
         out["algorithms"][i].update({**resolved, "label": opts.label or entry.name})
     return out
+
+
+def _check_clients(problem: Any, availability: dict[str, Any], source: str | None) -> None:
+    """Refuse an ``[availability]`` table whose own number of clients differs from the
+    problem's, when both are known without building anything (a problem's ``n_clients`` or the
+    rows of its ``u``); a table reading a file is checked when its run builds it."""
+    from fltheory.config.schema import table_name
+    from fltheory.sim.availability_spec import table_size
+
+    n = getattr(problem, "n_clients", None)
+    u = getattr(problem, "u", None)
+    if n is None and isinstance(u, list):
+        n = len(u)
+    if "path" in availability:  # a table that reads a file is checked when it is built
+        return
+    own = table_size(availability, source=source)
+    if isinstance(n, int) and own is not None and own != n:
+        where = table_name("availability", source)
+        raise InputError(f"{where}: the table describes {own} clients, the problem has {n}")
 
 
 def run_key(resolved: dict[str, Any]) -> str:

@@ -194,3 +194,38 @@ def test_simulation_accepts_the_groups_and_reports_them(files):
         availability=by_hand(),
     )
     assert other.config.resolved["availability"]["kind"] == "two_state"
+
+
+def test_the_theory_side_of_the_table_loads_no_torch(files):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fltheory\n"
+        f"fltheory.bound_report({str(files['problem'])!r})\n"
+        f"fltheory.chain_report({str(files['clients'])!r})\n"
+        "print('torch' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_a_sweep_varies_a_group_of_the_base_config(tmp_path):
+    from fltheory.sweep.spec import load_sweep, runs
+
+    base = tmp_path / "base.toml"
+    base.write_text(
+        f'[run]\nrounds = 2\n[problem]\nkind = "quadratic"\nu = {json.dumps(U)}\n'
+        f'{AVAILABILITY_TOML}\n[[algorithms]]\nname = "fedavg"\n'
+    )
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('base = "base.toml"\n[axes]\n"availability.groups.2.pi" = [0.1, 0.2]\n')
+    planned = list(runs(load_sweep(sweep)))
+    values = [r.resolved["availability"]["groups"][2]["pi"] for r in planned]
+    assert values == [0.1, 0.2]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('base = "base.toml"\n[axes]\n"availability.groups.2.count" = [5]\n')
+    with pytest.raises(InputError, match="describes 13 clients, the problem has 10"):
+        load_sweep(bad)
