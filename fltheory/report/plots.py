@@ -26,6 +26,19 @@ DPI = 110
 LEGEND_SIZE = 8
 
 
+def exact_zero(value: float | None, scale: float | None) -> bool:
+    """Whether ``value`` is 0 in exact arithmetic as far as a plot can tell: 0, or rounding
+    noise below 10⁻¹² of ``scale`` (the trivial bound), as the tables say
+    (:func:`fltheory.report.sections.zero_or`).
+
+    >>> exact_zero(7.7e-33, 32.0), exact_zero(0.01, 32.0), exact_zero(0.0, None)
+    (True, False, True)
+    """
+    if value is None:
+        return False
+    return value == 0.0 or (bool(scale) and abs(value) < 1e-12 * float(scale or 0.0))
+
+
 def colour(g: int) -> str:
     """The colour of client group ``g`` (cycling past eight groups)."""
     return GROUP_COLOURS[g % len(GROUP_COLOURS)]
@@ -131,22 +144,23 @@ def bounds_figure(data: ReportData) -> Figure:
     )
     fig, (ax, ax2) = _new(10.0, 3.6, 2)
     y = np.arange(len(names))
-    values = [b[n]["log10_value"] for n in names]
+    trivial = b["total"]["trivial"]
+    values = [-np.inf if exact_zero(b[n]["value"], trivial) else b[n]["log10_value"] for n in names]
     finite = [v if np.isfinite(v) else np.nan for v in values]
     ax.barh(y, finite, color=OKABE_ITO[4], label="bound")
     for i, v in enumerate(values):
         if v == -np.inf:  # a bound of exactly 0: no bar on a log scale, said in words
             ax.annotate(
-                "0 (no bar)", (0.0, i), xytext=(3, 0), textcoords="offset points",
-                fontsize=LEGEND_SIZE, va="center", xycoords=("axes fraction", "data"),
+                "= 0 (no bar on a log scale)", (0.55, i), fontsize=LEGEND_SIZE, va="center",
+                ha="center", xycoords=("axes fraction", "data"),
             )  # fmt: skip
+    ax.set_ylim(-0.6, len(names) - 0.4)
     exact = [b[n]["exact"] for n in names]
     for i, e in enumerate(exact):
-        if e is not None and e > 0:
+        if e is not None and e > 0 and not exact_zero(e, trivial):
             ax.plot(
                 np.log10(e), i, "D", color=OKABE_ITO[5], label="exact value" if i == 0 else None
             )
-    trivial = b["total"]["trivial"]
     if trivial:
         ax.axvline(
             np.log10(trivial),
@@ -210,11 +224,15 @@ def weights_figure(data: ReportData) -> Figure:
     bias = np.array([row["eps_bias"] if row["eps_bias"] is not None else np.nan for row in sweep])
     ok = np.isfinite(opt) & np.isfinite(bias) & (opt > 0) & (bias > 0)
     ax2.plot(np.log10(bias[ok]), np.log10(opt[ok]), "o-", color=OKABE_ITO[4])
-    last = None
-    for xi, yi, k in zip(np.log10(bias[ok]), np.log10(opt[ok]), kappa[ok], strict=True):
-        if last is not None and abs(xi - last) < 4.0:
+    xs, ys = np.log10(bias[ok]), np.log10(opt[ok])
+    # A label is about a quarter of the axis wide: keep each clear of those already placed.
+    x_gap = max(4.0, 0.3 * float(np.ptp(xs))) if xs.size else 4.0
+    y_gap = 0.12 * float(np.ptp(ys)) if ys.size else 0.0
+    placed: list[tuple[float, float]] = []
+    for xi, yi, k in zip(xs, ys, kappa[ok], strict=True):
+        if any(abs(xi - x) < x_gap and abs(yi - y) <= y_gap for x, y in placed):
             continue  # keep the labels apart
-        last = xi
+        placed.append((xi, yi))
         ax2.annotate(
             f"κ̄² = {human(float(k), 2)}",
             (xi, yi),
@@ -326,6 +344,8 @@ def simulation_figure(data: ReportData) -> Figure:
         bias["theorem3"],
     ]
     colours = [OKABE_ITO[2], OKABE_ITO[0], OKABE_ITO[5], OKABE_ITO[4], OKABE_ITO[1]]
+    scale = data.numbers["bounds"]["total"].get("trivial")
+    vals = [0.0 if i >= 2 and exact_zero(v, scale) else v for i, v in enumerate(vals)]
     heights = [v if v is not None and v > 0 else np.nan for v in vals]
     ax2.bar(np.arange(len(vals)), heights, color=colours)
     low, high = bias.get("simulated_gap_interval") or (
