@@ -78,10 +78,10 @@ def reduced_line(r: dict[str, Any] | None) -> str | None:
     if r.get("quick"):
         parts.append(f"quick mode ({r['rounds']} rounds × {r['seeds']} runs)")
     if r["small_clients"] < r["n_clients"]:
-        how = " (a preset population drawn anew)" if r.get("small_preset_redrawn") else ""
+        how = "a preset population drawn anew: " if r.get("small_preset_redrawn") else ""
         parts.append(
-            f"sections 4–5 use {r['small_clients']} of the {r['n_clients']} clients{how} "
-            "(the exact limit needs 2^N states)"
+            f"sections 4–5 use {r['small_clients']} of the {r['n_clients']} clients "
+            f"({how}the exact limit needs 2^N states)"
         )
     return "Reduced: " + "; ".join(parts) + "." if parts else None
 
