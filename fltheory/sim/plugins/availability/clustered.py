@@ -46,7 +46,8 @@ class ClusteredParams(Strict):
                 raise ValueError("give either 'groups' or 'pi', 'lambda2' and 'assignment'")
             return self
         if self.pi is None or self.lambda2 is None:
-            raise ValueError("give 'pi' and 'lambda2' (or 'groups')")
+            missing = "pi" if self.pi is None else "lambda2"
+            raise ValueError(f"missing key '{missing}' (give 'pi' and 'lambda2', or 'groups')")
         if len(self.pi) != len(self.lambda2):
             raise ValueError(f"pi and lambda2 list {len(self.pi)} and {len(self.lambda2)} clusters")
         return self

@@ -134,7 +134,8 @@ class TwoStateParams(Strict):
             if self.pi is not None or self.lambda2 is not None:
                 raise ValueError("give either 'groups' or 'pi' and 'lambda2', not both")
         elif self.pi is None or self.lambda2 is None:
-            raise ValueError("give 'pi' and 'lambda2' (or 'groups')")
+            missing = "pi" if self.pi is None else "lambda2"
+            raise ValueError(f"missing key '{missing}' (give 'pi' and 'lambda2', or 'groups')")
         return self
 
     def size(self, base: Path) -> int | None:
