@@ -68,6 +68,16 @@ def _range(mean: float | None, low: float | None, high: float | None) -> str:
     return f"{human(mean)} (range {human(low)} … {human(high)})"
 
 
+def _json_only(warning: str) -> bool:
+    """A warning about what a JSON object omits (a list too long to print), which says nothing
+    to a reader of the report.
+
+    >>> _json_only("stationary distribution not listed (M > 4096)")
+    True
+    """
+    return "not listed" in warning or "omitted" in warning
+
+
 def model_section(n: dict[str, Any]) -> Section:
     m = n["model"]
     rows = [
@@ -132,7 +142,7 @@ def model_section(n: dict[str, Any]) -> Section:
             "rounds).",
             f"On average {human(m['raster']['mean_active'])} clients are available per round "
             f"in the sampled {m['raster']['rounds']} rounds.",
-            *[f"warning: {w}" for w in m["warnings"]],
+            *[f"Caveat: {w}." for w in m["warnings"] if not _json_only(w)],
         ],
         tables=[
             Table(
