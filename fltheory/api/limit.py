@@ -110,6 +110,11 @@ def _chain_file_limit(
     return markov_limit(spec.matrix, active, u, aggregation, lr=lr, local_steps=local_steps)
 
 
+#: Availability kinds whose links are independent over rounds with P(active) = p: their limit
+#: is the Bernoulli one (FedPBC Proposition 1 and its extensions), for any number of clients.
+LINK_KINDS = ("bernoulli", "uniform_noise")
+
+
 def _matrix_file(path: Path) -> bool:
     """Whether ``path`` is a transition-matrix file (not a TOML table or a clients CSV)."""
     from fltheory.api.availability import is_clients_csv
@@ -180,12 +185,20 @@ def aggregation_limit(
         result = bernoulli_limit(probs, vectors, aggregation, lr=lr, local_steps=local_steps)
     elif isinstance(chain, str | Path) and _matrix_file(Path(chain)):
         result = _chain_file_limit(Path(chain), states, vectors, aggregation, lr, local_steps)
-    else:
-        if not is_availability_chain(chain):
-            from fltheory.api.availability import as_chain
-
-            chain = as_chain(chain, n_clients=n)
+    elif is_availability_chain(chain):
         result = chain_limit(chain, vectors, aggregation, lr=lr, local_steps=local_steps)
+    else:
+        from fltheory.api.availability import availability_setting
+
+        setting = availability_setting(chain, n_clients=n)
+        if setting.kind in LINK_KINDS:  # links independent over rounds: any N, no 2^N states
+            result = bernoulli_limit(
+                setting.pi, vectors, aggregation, lr=lr, local_steps=local_steps
+            )
+        else:
+            result = chain_limit(
+                setting.chain, vectors, aggregation, lr=lr, local_steps=local_steps
+            )
     if target is None:
         target, kind = np.full(n, 1.0 / n), "uniform mean of u_k (FedPBC eq. 2)"
     else:

@@ -229,3 +229,13 @@ def test_a_sweep_varies_a_group_of_the_base_config(tmp_path):
     bad.write_text('base = "base.toml"\n[axes]\n"availability.groups.2.count" = [5]\n')
     with pytest.raises(InputError, match="describes 13 clients, the problem has 10"):
         load_sweep(bad)
+
+
+def test_a_links_table_takes_the_bernoulli_limit_for_any_number_of_clients():
+    u = np.arange(60.0).reshape(60, 1)
+    table = {"kind": "bernoulli", "groups": [{"count": 40, "p": 0.9}, {"count": 20, "p": 0.2}]}
+    got = fltheory.aggregation_limit(u, chain=table, normalised=False)
+    p = np.array([0.9] * 40 + [0.2] * 20)
+    expected = fltheory.aggregation_limit(u, p=p, normalised=False)
+    np.testing.assert_allclose(got.limit, expected.limit, rtol=1e-12)
+    np.testing.assert_allclose(got.limit, (p / p.sum()) @ u, rtol=1e-9)  # eq. 4: ∝ π_k q_k
