@@ -71,7 +71,7 @@ def _print(report: "WeightsReport", all_clients: bool) -> None:
     if all_clients:
         groups = [[k] for k in range(setup.n_clients)]
     else:
-        keys = [
+        keys: list[tuple[float, ...]] = [
             (float(setup.pi[k]), float(setup.alpha[k]), float(setup.q[k]), float(k in excluded))
             for k in range(setup.n_clients)
         ]
