@@ -160,6 +160,13 @@ def test_the_cli_reads_the_same_files(files, capsys):
     assert json.loads(capsys.readouterr().out.splitlines()[-1])["n_clients"] == 10
     assert main(["chain", "--config", str(files["availability"]), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["n_clients"] == 10
+    u = files["problem"].parent / "u.csv"
+    u.write_text("\n".join(",".join(str(x) for x in row) for row in U) + "\n")
+    expected = fltheory.aggregation_limit(U, chain=by_hand()).limit
+    for chain in (files["availability"], files["clients"], files["problem"]):
+        assert main(["limit", "--u", str(u), "--chain", str(chain), "--json"]) == 0
+        limit = json.loads(capsys.readouterr().out)["limit"]
+        np.testing.assert_allclose(limit, expected, atol=1e-12)
 
 
 def test_a_mismatch_of_counts_is_refused(tmp_path):
