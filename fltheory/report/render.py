@@ -55,7 +55,7 @@ def summary_lines(numbers: dict[str, Any]) -> list[str]:
         f"C_P = {power_of_ten(m['log10_C_P'])}.",
         f"Convergence bound (Theorems 1–2): {power_of_ten(b['log10_value'])} against a trivial "
         f"bound of {human(b['trivial'])}: {'vacuous' if b['vacuous'] else 'informative'}.",
-        f"Simulation vs theory ({s.get('rule', 'fixed q = α')}): the simulated time average is "
+        f"Simulation vs theory, rule {s.get('rule', 'fixed q = α')}: the simulated time average is "
         f"{human(s['distance_time_average_to_limit'])} from the exact limit, "
         f"{'inside' if s['limit_inside_ci95'] else 'OUTSIDE'} the 95 % confidence band.",
         _claims_line(numbers["claims"].get("live", []), counts),
