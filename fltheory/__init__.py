@@ -7,7 +7,11 @@ The five things the CLI does, as functions returning the record the CLI prints (
 * :func:`bound_report` → :class:`BoundReport`: Theorems 1–3 for a problem file or setup;
 * :func:`optimal_weights` → :class:`WeightsReport`: q* of problems (14) and (212);
 * :func:`aggregation_limit` → :class:`LimitReport`: lim E[x_t] of FedAvg-type aggregation;
-* :func:`simulate` → :class:`SimulationReport`: a simulated comparison from a config.
+* :func:`simulate` → :class:`SimulationReport`: a simulated comparison from a config;
+* :func:`make_report`: the report of ``fltheory report`` on a setting, written to a folder.
+
+Each takes the availability as a chain object, an ``[availability]`` table (a dict) or a file
+(:func:`availability_setting`, :class:`AvailabilitySetting`).
 
 Your own algorithms, problems, availability processes, claims and experiments, in a module of
 your own, join the registries with :func:`load_plugins` (the CLI's ``--plugin MODULE``; see
@@ -30,6 +34,7 @@ from fltheory._exports import lazy_exports
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
+    from fltheory.api.availability import AvailabilitySetting, availability_setting
     from fltheory.api.bounds import BoundReport, bound_report
     from fltheory.api.chain import ChainReport, chain_report
     from fltheory.api.limit import LimitReport, aggregation_limit
@@ -44,11 +49,13 @@ if TYPE_CHECKING:
         ca_fed_population,
     )
     from fltheory.plugins import load_plugins
+    from fltheory.report.run import make_report
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AvailabilityChain",
+    "AvailabilitySetting",
     "BoundReport",
     "ChainReport",
     "ClusteredChain",
@@ -59,10 +66,12 @@ __all__ = [
     "SimulationReport",
     "WeightsReport",
     "aggregation_limit",
+    "availability_setting",
     "bound_report",
     "ca_fed_population",
     "chain_report",
     "load_plugins",
+    "make_report",
     "optimal_weights",
     "simulate",
 ]
@@ -70,6 +79,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "fltheory.api.availability": ("AvailabilitySetting", "availability_setting"),
         "fltheory.api.bounds": ("BoundReport", "bound_report"),
         "fltheory.api.chain": ("ChainReport", "chain_report"),
         "fltheory.api.limit": ("LimitReport", "aggregation_limit"),
@@ -77,6 +87,7 @@ __getattr__, __dir__ = lazy_exports(
         "fltheory.api.weights": ("WeightsReport", "optimal_weights"),
         "fltheory.errors": ("FLTheoryError",),
         "fltheory.plugins": ("load_plugins",),
+        "fltheory.report.run": ("make_report",),
         "fltheory.markov": (
             "AvailabilityChain",
             "ClusteredChain",

@@ -10,8 +10,11 @@ function                     returns                         CLI
 :func:`simulate`             :class:`SimulationReport`       ``fltheory simulate``
 ===========================  ==============================  ========================
 
-Each record's ``to_dict()`` is the command's ``--json`` object. All ten names are also
-attributes of :mod:`fltheory` itself; each module loads on first use.
+Each record's ``to_dict()`` is the command's ``--json`` object, each of its keys an attribute
+of the record, and ``str(record)`` a readable table. Every function takes the availability as
+an :class:`~fltheory.markov.AvailabilityChain`, an ``[availability]`` table (a dict, the
+vocabulary of ``docs/plugins.md``) or a file (:func:`availability_setting`). These names are
+also attributes of :mod:`fltheory` itself; each module loads on first use.
 """
 
 from typing import TYPE_CHECKING
@@ -19,6 +22,7 @@ from typing import TYPE_CHECKING
 from fltheory._exports import lazy_exports
 
 if TYPE_CHECKING:
+    from fltheory.api.availability import AvailabilitySetting, availability_setting
     from fltheory.api.bounds import BoundReport, bound_report
     from fltheory.api.chain import ChainReport, chain_report
     from fltheory.api.limit import LimitReport, aggregation_limit
@@ -26,12 +30,14 @@ if TYPE_CHECKING:
     from fltheory.api.weights import WeightsReport, optimal_weights
 
 __all__ = [
+    "AvailabilitySetting",
     "BoundReport",
     "ChainReport",
     "LimitReport",
     "SimulationReport",
     "WeightsReport",
     "aggregation_limit",
+    "availability_setting",
     "bound_report",
     "chain_report",
     "optimal_weights",
@@ -41,6 +47,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "fltheory.api.availability": ("AvailabilitySetting", "availability_setting"),
         "fltheory.api.bounds": ("BoundReport", "bound_report"),
         "fltheory.api.chain": ("ChainReport", "chain_report"),
         "fltheory.api.limit": ("LimitReport", "aggregation_limit"),

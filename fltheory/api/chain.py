@@ -5,17 +5,21 @@ the Python API and the CLI; the chain classes only compute.
 """
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fltheory import checks
+from fltheory.api.record import Record
 from fltheory.errors import InputError
 from fltheory.markov.chain import MarkovChain
 from fltheory.markov.clustered import ClusteredChain
 from fltheory.markov.envelope import EmpiricalConstant, empirical_constant
 from fltheory.markov.product import ProductChain
-from fltheory.markov.protocol import AvailabilityChain
+from fltheory.markov.protocol import AvailabilityChain, is_availability_chain
+
+if TYPE_CHECKING:
+    from fltheory.api.availability import AvailabilitySpec
 from fltheory.markov.spectrum import (
     DEFAULT_MIX_EPS,
     MixingTimeBounds,
@@ -34,7 +38,7 @@ MIN_ENVELOPE_STEPS = 10
 
 
 @dataclass(frozen=True, eq=False)
-class ChainReport:
+class ChainReport(Record):
     """λ̄₂, λ(P), C_P, T_P and friends of one chain (CA-Fed Lemma 16: eqs. 5, 156, 157, 229;
     Appendix F), with the caveats as ``warnings``.
 
@@ -49,6 +53,8 @@ class ChainReport:
     >>> report.lam, report.T_P, report.n_states, report.warnings
     (0.95, 0, 4, ())
     """
+
+    TITLE = "availability chain (CA-Fed Lemma 16, Appendix F)"
 
     n_clients: int | None
     n_states: int | None
@@ -288,7 +294,7 @@ def _structured_report(chain: ProductChain | ClusteredChain, eps: float) -> Chai
 
 
 def chain_report(
-    chain: AvailabilityChain,
+    chain: "AvailabilityChain | AvailabilitySpec",
     exact: bool | None = None,
     *,
     eps: float = DEFAULT_MIX_EPS,
@@ -299,14 +305,21 @@ def chain_report(
     ``exact`` (dense chains) forces (True) or forbids (False) the exact sympy Jordan path;
     ``eps`` is the ε of the t_mix(ε) bounds; ``t_max`` (a positive integer, dense chains)
     caps the steps of the empirical envelope. Options that do not apply to the chain are
-    refused, as the CLI refuses them.
+    refused, as the CLI refuses them. ``chain`` may also be an ``[availability]`` table (a
+    dict) or a file (see :mod:`fltheory.api.availability`).
 
     >>> report = chain_report(MarkovChain([[0.5, 0.5], [0.3, 0.7]]))
     >>> report.slem, report.lam, round(report.C_P, 6), report.method
     (0.2, 0.6, 2.061553, 'dense')
     >>> round(chain_report(ProductChain([0.5, 0.3, 0.8], [0.0] * 3)).hitting_time, 6)
     3.333333
+    >>> chain_report({"kind": "two_state", "pi": [0.9, 0.1], "lambda2": [0.5, 0.9]}).lam
+    0.95
     """
+    if not is_availability_chain(chain):
+        from fltheory.api.availability import as_chain
+
+        chain = as_chain(chain)
     if not isinstance(chain, MarkovChain | ProductChain | ClusteredChain):
         raise InputError(
             "chain must be a MarkovChain, ProductChain or ClusteredChain of fltheory.markov, "

@@ -14,17 +14,18 @@ from typing import Any
 import numpy as np
 
 from fltheory import checks
+from fltheory.api.record import Record
 from fltheory.errors import InputError
 from fltheory.limits import DEFAULT_LOCAL_STEPS, DEFAULT_LR, DEFAULT_SERVER_LR
 from fltheory.limits.aggregation import Aggregation, bernoulli_limit, client_vectors
 from fltheory.limits.local import local_gain
 from fltheory.limits.markov import chain_limit, markov_limit
 from fltheory.limits.result import LimitResult
-from fltheory.markov.protocol import AvailabilityChain
+from fltheory.markov.protocol import is_availability_chain
 
 
 @dataclass(frozen=True, eq=False)
-class LimitReport:
+class LimitReport(Record):
     """lim E[x_t] on F_k = ½‖x − u_k‖², its distance to the optimum, and how it was obtained.
 
     ``weights`` are the effective client weights (limit = weights @ u); ``optimum`` is the
@@ -37,6 +38,8 @@ class LimitReport:
     >>> report.weights.round(12).tolist(), report.limit.round(12).tolist(), report.distance
     ([0.25, 0.75], [0.75], 0.25)
     """
+
+    TITLE = "lim E[x_t] of FedAvg-type aggregation"
 
     limit: np.ndarray
     weights: np.ndarray | None
@@ -107,11 +110,26 @@ def _chain_file_limit(
     return markov_limit(spec.matrix, active, u, aggregation, lr=lr, local_steps=local_steps)
 
 
+#: Availability kinds whose links are independent over rounds with P(active) = p: their limit
+#: is the Bernoulli one (FedPBC Proposition 1 and its extensions), for any number of clients.
+LINK_KINDS = ("bernoulli", "uniform_noise")
+
+
+def _matrix_file(path: Path) -> bool:
+    """Whether ``path`` is a transition-matrix file (not a TOML table or a clients CSV)."""
+    from fltheory.api.availability import is_clients_csv
+
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return path.is_file() and not is_clients_csv(path)
+    return suffix in (".npy", ".json")
+
+
 def aggregation_limit(
     u: object,
     *,
     p: object = None,
-    chain: AvailabilityChain | str | Path | None = None,
+    chain: Any = None,
     states: str | Path | None = None,
     q: object = None,
     normalised: bool | None = None,
@@ -123,9 +141,11 @@ def aggregation_limit(
     """lim E[x_t] of FedAvg-type aggregation for client optima ``u`` (N×d, one row per client).
 
     Availability, exactly one of: ``p``, independent Bernoulli links (FedPBC Proposition 1 and
-    its extensions); ``chain``, any :class:`~fltheory.markov.AvailabilityChain`, or a chain file
-    (format of :func:`fltheory.markov.io.read_matrix`, its state→clients map from the file or
-    from the file ``states``; such a chain need not be aperiodic).
+    its extensions); ``chain``, any :class:`~fltheory.markov.AvailabilityChain`, an
+    ``[availability]`` table (a dict, or a TOML file holding one: the vocabulary of
+    ``docs/plugins.md``, N from the rows of u), or a chain file (format of
+    :func:`fltheory.markov.io.read_matrix`, its state→clients map from the file or from the file
+    ``states``; such a chain need not be aperiodic).
 
     Aggregation: FedAvg (FedPBC Algorithm 1) without ``q``; with ``q``, CA-Fed eq. 3
     (``normalised``: q_k/Σ_{j∈A} q_j instead). ``normalised=False`` without ``q`` is the
@@ -138,6 +158,8 @@ def aggregation_limit(
     [0.5]
     >>> aggregation_limit(u, p=[0.2, 0.9], q=[1.0, 1.0]).limit.round(6).tolist()  # eq. 4: ∝ π_k q_k
     [0.818182]
+    >>> aggregation_limit(u, chain={"kind": "bernoulli", "p": 0.5}).limit.round(12).tolist()
+    [0.5]
     """
     vectors = client_vectors(u)
     if normalised is not None:
@@ -147,6 +169,8 @@ def aggregation_limit(
         raise InputError("give exactly one of p (Bernoulli links) and chain")
     if states is not None and not isinstance(chain, str | Path):
         raise InputError("states only applies to a chain file")
+    if isinstance(chain, bool):
+        raise InputError("chain must be an availability chain, a table or a file, got a bool")
     target = None
     if alpha is not None:
         target = checks.nonnegative_vector(alpha, "alpha", n)
@@ -159,10 +183,22 @@ def aggregation_limit(
         if probs.size != n:
             raise InputError(f"p has {probs.size} entries, but u has {n} rows (one per client)")
         result = bernoulli_limit(probs, vectors, aggregation, lr=lr, local_steps=local_steps)
-    elif isinstance(chain, str | Path):
+    elif isinstance(chain, str | Path) and _matrix_file(Path(chain)):
         result = _chain_file_limit(Path(chain), states, vectors, aggregation, lr, local_steps)
-    else:
+    elif is_availability_chain(chain):
         result = chain_limit(chain, vectors, aggregation, lr=lr, local_steps=local_steps)
+    else:
+        from fltheory.api.availability import availability_setting
+
+        setting = availability_setting(chain, n_clients=n)
+        if setting.kind in LINK_KINDS:  # links independent over rounds: any N, no 2^N states
+            result = bernoulli_limit(
+                setting.pi, vectors, aggregation, lr=lr, local_steps=local_steps
+            )
+        else:
+            result = chain_limit(
+                setting.chain, vectors, aggregation, lr=lr, local_steps=local_steps
+            )
     if target is None:
         target, kind = np.full(n, 1.0 / n), "uniform mean of u_k (FedPBC eq. 2)"
     else:

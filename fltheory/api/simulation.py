@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fltheory.api.record import Record
 from fltheory.errors import InputError
 from fltheory.resources import parse_bytes
 
@@ -82,7 +83,7 @@ def check_options(
 
 
 @dataclass(frozen=True, eq=False)
-class SimulationReport:
+class SimulationReport(Record):
     """Every algorithm of one configuration, run on one shared availability trace.
 
     ``summary`` is the ``fltheory simulate --json`` object (the comparison, and per algorithm
@@ -97,6 +98,8 @@ class SimulationReport:
     >>> report.summary["clients"], list(report.summary["algorithms"]), report.runs[0].label
     (3, ['fedavg', 'mifa'], 'fedavg')
     """
+
+    TITLE = "simulated comparison"
 
     summary: dict[str, Any]
     runs: "tuple[RunResult, ...]"
@@ -116,6 +119,21 @@ class SimulationReport:
         return dict(self.summary)
 
 
+def _availability_table(spec: Any) -> dict[str, Any]:
+    """The ``[availability]`` table of a chain object, a table or a file, its relative ``path``
+    made absolute when it came from a file."""
+    from fltheory.api.availability import availability_setting
+
+    if isinstance(spec, Mapping) and "kind" in spec:
+        return dict(spec)
+    setting = availability_setting(spec)
+    table = setting.simulation_table()
+    path = table.get("path")
+    if setting.source is not None and isinstance(path, str) and not Path(path).is_absolute():
+        table["path"] = str(Path(setting.source).parent / path)
+    return table
+
+
 def simulate(
     config: str | Path | Mapping[str, Any],
     *,
@@ -130,6 +148,7 @@ def simulate(
     checkpoint_every: int | None = None,
     theory: bool = False,
     burn_in: int | None = None,
+    availability: Any = None,
 ) -> SimulationReport:
     """Run a comparison: a TOML file (format in :mod:`fltheory.sim.config`) or the same tables
     as a dict (relative paths then resolve from the working directory). ``seeds``, ``device``
@@ -158,6 +177,9 @@ def simulate(
     >>> report.theory.verdicts
     {'fedavg': 'agrees', 'mifa': 'no known limit'}
 
+    ``availability`` replaces the config's ``[availability]`` table: an availability chain
+    object, a table (dict) or a file (see :mod:`fltheory.api.availability`).
+
     >>> report = simulate({"run": {"rounds": 3}, "device": "cpu",
     ...                    "problem": {"kind": "fedpbc_quadratic", "n_clients": 2, "dim": 1},
     ...                    "availability": {"kind": "bernoulli", "p": 1.0},
@@ -185,11 +207,19 @@ def simulate(
         raise InputError(f"progress must be a function of (label, done, total), got {progress!r}")
     from fltheory.sim.config import build, load_config, run_config
 
-    if isinstance(config, Mapping):
+    if isinstance(config, Mapping) or availability is not None:
+        from fltheory.config.files import load_toml
+
+        base, source = Path("."), None
+        if not isinstance(config, Mapping):
+            base, source = Path(config).parent, Path(config)
+            config = load_toml(source)
         overrides = {"seeds": seeds, "device": device, "threads": threads}
         overrides["memory_limit"] = memory_limit
         raw = {**config, **{key: value for key, value in overrides.items() if value is not None}}
-        cfg = build(raw)
+        if availability is not None:
+            raw["availability"] = _availability_table(availability)
+        cfg = build(raw, base=base, source=source)
     else:
         cfg = load_config(
             config, seeds=seeds, device=device, threads=threads, memory_limit=memory_limit

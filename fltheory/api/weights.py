@@ -9,13 +9,14 @@ Appendix E); problem 14 minimises ε̄_opt + κ̄²·ε̄_bias with ε̄_bias = 
 import dataclasses
 import math
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path  # noqa: F401 (the examples below use it)
 from typing import Any
 
 import numpy as np
 
 from fltheory import checks
-from fltheory.api.bounds import as_setup
+from fltheory.api.bounds import SetupSpec, as_setup
+from fltheory.api.record import Record, cell, text_table
 from fltheory.bounds.theorem2 import opt_bound_coefficients
 from fltheory.errors import InputError, NumericalError
 from fltheory.optimize.result import OptimizationResult
@@ -26,7 +27,7 @@ METHODS = ("closed-form", "cvxpy")
 
 
 @dataclass(frozen=True, eq=False)
-class WeightsReport:
+class WeightsReport(Record):
     """q* of problem (14) or (212) for one setup, and the setup's own q for comparison.
 
     ``results`` holds one :class:`~fltheory.optimize.OptimizationResult` per κ̄² of ``kappa2``
@@ -40,11 +41,26 @@ class WeightsReport:
     ([1.0, 0.0, 0.0, 0.0, 0.0], (1, 2, 3, 4))
     """
 
+    TITLE = "optimal aggregation weights (problems 14, 212)"
+
     setup: ProblemSetup
     results: tuple[OptimizationResult, ...]
     kappa2: tuple[float, ...]
     objective_at_config_q: tuple[float, ...]
     objective_meaning: str
+
+    def __str__(self) -> str:
+        res, setup = self.result, self.setup
+        rows = [["client", "π", "α", "q*", "p*", "given q"]]
+        for k in range(setup.n_clients):
+            mark = " (excluded)" if k in res.excluded else ""
+            values = (setup.pi[k], setup.alpha[k], res.q[k], res.p[k], setup.q[k])
+            rows.append([f"{k}{mark}", *(cell(float(x)) for x in values)])
+        head = f"{self.TITLE}: problem {res.problem}"
+        if self.kappa2:
+            head += f", κ̄² = {cell(self.kappa2[0])}"
+        tail = f"objective {cell(res.objective)} ({self.objective_meaning}); status {res.status}"
+        return "\n".join([head, text_table(rows), tail])
 
     @property
     def result(self) -> OptimizationResult:
@@ -144,13 +160,15 @@ def _problem14(setup: ProblemSetup, kappas: tuple[float, ...]) -> WeightsReport:
 
 
 def optimal_weights(
-    setup: ProblemSetup | str | Path,
+    setup: SetupSpec,
     *,
+    availability: Any = None,
     problem: str | int = "14",
     kappa2: float | None = None,
     method: str | None = None,
 ) -> WeightsReport:
-    """q* of CA-Fed problem (14) or (212) for a problem setup or a problem file (TOML).
+    """q* of CA-Fed problem (14) or (212) for a problem setup, a problem file (TOML) or its
+    tables as a dict; ``availability`` (a chain, a table or a file) replaces the file's own.
 
     Problem 14 weighs the bias term by ``kappa2`` when given, else by the setup's κ̄² values
     (the file's ``[optimize] kappa2``, a list solved as a sweep; default
@@ -174,7 +192,7 @@ def optimal_weights(
         raise InputError("kappa2 applies to problem 14 only")
     if problem == "14" and method is not None:
         raise InputError("method applies to problem 212 (problem 14 always uses cvxpy)")
-    resolved = as_setup(setup)
+    resolved = as_setup(setup, availability)
     if problem == "212":
         return _problem212(resolved, method or "closed-form")
     kappas = resolved.kappa2 if kappa2 is None else (checks.nonnegative(kappa2, "kappa2"),)

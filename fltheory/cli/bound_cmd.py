@@ -63,11 +63,13 @@ def _print(report: "BoundReport") -> None:
                 _num(res.exact),
                 holds,
                 vacuous,
+                _num(res.trivial),
             )
         )
+    setup = report.setup
     print_table(
         out,
-        f"CA-Fed bounds for {report.setup.source}",
+        f"CA-Fed bounds for {setup.source or 'the problem'}",
         [
             Col("bound"),
             Col("value", numeric=True),
@@ -75,9 +77,20 @@ def _print(report: "BoundReport") -> None:
             Col("exact", numeric=True),
             Col("holds"),
             Col("vacuous"),
+            Col("trivial bound", numeric=True),
         ],
         rows,
     )
+    out.print(
+        "vacuous: the bound exceeds the trivial bound max_W F − F*, what any point of W loses",
+        markup=False,
+    )
+    if setup.q_default is not None:
+        out.print(
+            f"{setup.q_default}: the file gives no q, so p = α and the exact bias is 0 "
+            "(add q = [...] to bound another rule)",
+            markup=False,
+        )
     thm2 = report.theorem2
     print_table(
         out,

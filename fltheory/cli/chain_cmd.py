@@ -22,6 +22,7 @@ def _chain_from_options(
     preset: str | None,
     population: dict[str, Any],
     exact: bool,
+    config: Path | None = None,
 ) -> AvailabilityChain:
     """Build the chain object named by exactly one of the source options."""
     from fltheory.markov.io import load_chain, parse_client_spec
@@ -33,15 +34,24 @@ def _chain_from_options(
             ("--clients-file", clients_file is not None),
             ("--matrix", matrix is not None),
             ("--preset", preset is not None),
+            ("--config", config is not None),
         )
         if given
     ]
     if len(sources) != 1:
         named = ", ".join(sources) if sources else "none"
         raise InputError(
-            "give exactly one chain source: --client, --clients-file, --matrix or --preset "
-            f"(got {named})"
+            "give exactly one chain source: --client, --clients-file, --matrix, --preset or "
+            f"--config (got {named})"
         )
+    if config is not None:
+        if states is not None:
+            raise InputError("--states only applies to --matrix")
+        if exact:
+            raise InputError("--exact applies to --matrix chains")
+        from fltheory.api.availability import as_chain
+
+        return as_chain(config)
     if states is not None and matrix is None:
         raise InputError("--states only applies to --matrix")
     if exact and matrix is None:
@@ -136,7 +146,11 @@ def chain_command(
         typer.Option("--client", help="A two-state client as PI:LAMBDA2 (repeatable)."),
     ] = None,
     clients_file: Annotated[
-        Path | None, typer.Option(help="CSV with columns pi,lambda2 (one client a row).")
+        Path | None,
+        typer.Option(
+            help="CSV with columns pi, lambda2 and optionally count, name (a row: a client, or "
+            "count clients)."
+        ),
     ] = None,
     matrix: Annotated[
         Path | None, typer.Option(help="Transition matrix (.csv, .npy or .json).")
@@ -145,6 +159,14 @@ def chain_command(
         Path | None, typer.Option(help="State→clients map for --matrix (.csv/.npy 0/1, .json).")
     ] = None,
     preset: Annotated[str | None, typer.Option(help="Named population: ca-fed.")] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="A TOML file with an \\[availability] table (a simulation config, a problem "
+            "or report file) or whose top level is one (docs/plugins.md).",
+        ),
+    ] = None,
     n: Annotated[int, typer.Option(help="Preset: number of clients N.")] = 100,
     g: Annotated[float, typer.Option(help="Preset: availability gap, π = ½ ± g.")] = 0.4,
     nu: Annotated[float, typer.Option(help="Preset: λ₂ of correlated clients.")] = 0.9,
@@ -157,7 +179,7 @@ def chain_command(
     """Spectral constants of an availability chain: λ̄₂, λ(P), C_P, T_P (Lemma 16)."""
     population = {"n": n, "g": g, "nu": nu, "eps": eps, "seed": seed, "split": split}
     chain = _chain_from_options(
-        client or [], clients_file, matrix, states, preset, population, exact
+        client or [], clients_file, matrix, states, preset, population, exact, config
     )
     report = chain_report(chain, exact=True if exact else None)
     if json_out:

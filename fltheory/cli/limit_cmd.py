@@ -8,7 +8,9 @@ Availability — exactly one of:
 * ``--p``: independent Bernoulli links (FedPBC Section III). A comma list (fractions allowed,
   ``0.1,1/3``), or a file: ``.npy``, or text with one number per line.
 * ``--chain FILE``: any finite Markov chain (format of ``fltheory.markov.io.read_matrix``); its
-  state→clients map comes from the JSON's ``state_clients`` or from ``--states FILE``.
+  state→clients map comes from the JSON's ``state_clients`` or from ``--states FILE``. Or a
+  clients CSV, or a TOML file with an ``[availability]`` table (``docs/plugins.md``; a
+  simulation config, a problem or report file), N from the rows of u.
 * ``--chain-clients PI:LAMBDA2,...``: independent two-state clients (CA-Fed ToN eq. 236), one
   pair per client in the order of the rows of u.
 
@@ -162,7 +164,13 @@ def _print_report(report: "LimitReport") -> None:
 def limit_command(
     u: Annotated[Path, typer.Option("--u", help="Client optima u_k: N×d .npy or CSV.")],
     p: Annotated[str | None, typer.Option("--p", help="Link probabilities (list or file).")] = None,
-    chain: Annotated[Path | None, typer.Option(help="Markov chain file (.csv/.npy/.json).")] = None,
+    chain: Annotated[
+        Path | None,
+        typer.Option(
+            help="Markov chain file (.csv/.npy/.json), a clients CSV, or a TOML file with an "
+            "\\[availability] table."
+        ),
+    ] = None,
     states: Annotated[Path | None, typer.Option(help="State→clients map for --chain.")] = None,
     chain_clients: Annotated[
         str | None, typer.Option(help="Two-state clients PI:LAMBDA2,... (one per row of u).")

@@ -64,18 +64,25 @@ def _print(report: "WeightsReport", all_clients: bool) -> None:
     columns = [Col("clients"), *(Col(h, numeric=True) for h in numbers)]
     columns.append(Col("file's q", numeric=True))
     vectors = (setup.pi, setup.alpha, res.q, res.p, setup.q)
+    names = list(setup.groups)
+    group_of = np.full(setup.n_clients, -1)
+    for i, mask in enumerate(setup.groups.values()):
+        group_of[(group_of < 0) & np.asarray(mask, dtype=bool)] = i
     if all_clients:
         groups = [[k] for k in range(setup.n_clients)]
     else:
-        keys = [
+        keys: list[tuple[float, ...]] = [
             (float(setup.pi[k]), float(setup.alpha[k]), float(setup.q[k]), float(k in excluded))
             for k in range(setup.n_clients)
         ]
+        if names:  # the availability table's named groups, split by exclusion
+            keys = [(float(group_of[k]), float(k in excluded)) for k in range(setup.n_clients)]
         groups = client_groups(keys)
     rows = []
     for members in groups:
         mark = " (excluded)" if members[0] in excluded else ""
-        label = client_ranges(members) + mark
+        named = f"{names[group_of[members[0]]]}: " if names and group_of[members[0]] >= 0 else ""
+        label = named + client_ranges(members) + mark
         if len(members) > 1:
             label = f"{label} ({len(members)} clients)"
         rows.append((label, *(_span(v[members]) for v in vectors)))
@@ -84,6 +91,8 @@ def _print(report: "WeightsReport", all_clients: bool) -> None:
     print_table(con, title, columns, rows)
     con.print(f"objective {res.objective:.8g} = {report.objective_meaning}", markup=False)
     con.print(f"objective at the file's q: {report.objective_at_config_q[0]:.8g}")
+    if setup.q_default is not None:
+        con.print(f"the file gives no q: {setup.q_default}", markup=False)
     con.print(
         f"status {res.status}, solver {res.solver}, "
         f"KKT residual {res.kkt_residual:.2e}, {len(excluded)} client(s) excluded"

@@ -52,6 +52,23 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean '{found[0]}'?" if found else ""
 
 
+def key_hint(key: str, valid: Iterable[str]) -> str:
+    """The suggestion for an unknown ``key``: the near miss, else the list of valid keys.
+
+    >>> key_hint("alhpa", ["alpha", "beta"])
+    "; did you mean 'alpha'?"
+    >>> key_hint("zzz", ["beta", "alpha"])
+    '; valid keys: alpha, beta'
+    >>> key_hint("zzz", [])
+    '; this table takes no keys'
+    """
+    valid = list(valid)
+    near = suggest(key, valid)
+    if near:
+        return near
+    return f"; valid keys: {', '.join(sorted(valid))}" if valid else "; this table takes no keys"
+
+
 def table_name(table: str, source: str | Path | None) -> str:
     """``[table] of file`` (or ``the top level of file``) for messages."""
     where = "the top level" if not table else f"[{table}]"
@@ -243,7 +260,7 @@ def error_line(
     if kind == "extra_forbidden":
         fields = list(spot.owner.model_fields) if spot.owner is not None else []
         where = table_name(tables, source)
-        return f"unknown key '{spot.key}' in {where}{suggest(spot.key, fields)}"
+        return f"unknown key '{spot.key}' in {where}{key_hint(spot.key, fields)}"
     if kind == "missing":
         if spot.is_table:
             return f"missing table [{full}]" + ("" if source is None else f" in {source}")
@@ -297,5 +314,5 @@ def check_keys(
     for key in data:
         if key not in allowed:
             raise InputError(
-                f"unknown key '{key}' in {table_name(table, source)}{suggest(key, allowed)}"
+                f"unknown key '{key}' in {table_name(table, source)}{key_hint(key, allowed)}"
             )

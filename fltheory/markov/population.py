@@ -7,6 +7,7 @@ N clients fall into two equal classes, "more available" (π = ½ + g) and "less 
 
 import csv
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -217,13 +218,35 @@ def population_of_types(
     return Population(pi=pi, lambda2=lam, labels=labels)
 
 
-def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
-    r"""(π, λ₂) from a CSV with header columns ``pi`` and ``lambda2`` (others are ignored).
+#: The columns of a clients CSV: required, then optional.
+CSV_REQUIRED = ("pi", "lambda2")
+CSV_OPTIONAL = ("count", "name")
+#: Most clients a clients CSV may describe (after its ``count`` column is expanded).
+MAX_CSV_CLIENTS = 10_000_000
 
-    Errors name the file line: a missing column, a value that is not a finite number (or whose
-    decimal exponent is beyond ±400), or an inadmissible (π, λ₂) pair (see
-    :func:`~fltheory.markov.two_state.check_two_state`). An all-numeric file is parsed in C
-    (10⁶ clients in well under a second); other files go through :mod:`csv`.
+
+@dataclass(frozen=True, eq=False)
+class ClientRows:
+    """The clients of a clients CSV, one entry per client (rows expanded by ``count``), and
+    the named groups (by the ``name`` column, else one group per row when there is a ``count``
+    column, else none).
+
+    >>> rows = ClientRows(np.array([0.9, 0.9]), np.array([0.1, 0.1]), {"a": np.array([1, 1], bool)})
+    >>> rows.n_clients, list(rows.groups)
+    (2, ['a'])
+    """
+
+    pi: np.ndarray
+    lambda2: np.ndarray
+    groups: dict[str, np.ndarray]
+
+    @property
+    def n_clients(self) -> int:
+        return int(self.pi.size)
+
+
+def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    r"""(π, λ₂) of every client of a clients CSV (see :func:`read_clients_csv`).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -232,32 +255,98 @@ def load_clients_csv(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     ...     [a.tolist() for a in load_clients_csv(path)]
     [[0.9, 0.25], [0.5, 0.0]]
     """
+    rows = read_clients_csv(path)
+    return rows.pi, rows.lambda2
+
+
+def read_clients_csv(path: str | Path) -> ClientRows:
+    r"""The clients of a CSV with a header: columns ``pi`` and ``lambda2`` (required), ``count``
+    (optional: the row stands for that many identical clients) and ``name`` (optional: the
+    row's group; rows of one name form one group), in any order. Any other column is an error.
+
+    Errors name the file line: a missing or unknown column, a value that is not a finite number
+    (or whose decimal exponent is beyond ±400), a count that is not a positive integer, or an
+    inadmissible (π, λ₂) pair (see :func:`~fltheory.markov.two_state.check_two_state`). An
+    all-numeric file is parsed in C (10⁶ clients in well under a second); other files go
+    through :mod:`csv`.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "clients.csv"
+    ...     _ = path.write_text("name,pi,lambda2,count\noffice,0.85,0.2,2\nmobile,0.15,0.95,1\n")
+    ...     rows = read_clients_csv(path)
+    >>> rows.pi.tolist(), {name: mask.tolist() for name, mask in rows.groups.items()}
+    ([0.85, 0.85, 0.15], {'office': [True, True, False], 'mobile': [False, False, True]})
+    """
     path = Path(path)
     text = read_text(path, "clients file", max_bytes=MAX_CSV_BYTES)
     head, _, body = text.partition("\n")
     header = [name.strip() for name in next(csv.reader([head]), [])]
     if not any(header):
         raise InputError(f"{path}: empty file (expected a header with columns pi,lambda2)")
-    columns: dict[str, int] = {}
-    for name in ("pi", "lambda2"):
+    known = (*CSV_REQUIRED, *CSV_OPTIONAL)
+    for name in header:
+        if name not in known:
+            raise InputError(
+                f"{path}: unknown column '{name or '(empty)'}'{_column_hint(name, known)}"
+            )
+    if len(set(header)) != len(header):
+        twice = next(name for name in header if header.count(name) > 1)
+        raise InputError(f"{path}: column '{twice}' appears twice in the header")
+    for name in CSV_REQUIRED:
         if name not in header:
             raise InputError(f"{path}: missing column '{name}' (header: {','.join(header)})")
-        columns[name] = header.index(name)
-    fast = fast_table(body)
+    columns = {name: header.index(name) for name in header}
+    numeric = [name for name in ("pi", "lambda2", "count") if name in columns]
+    fast = None if "name" in columns else fast_table(body)
+    names: list[str] | None = None
     if fast is not None and fast.shape[1] == len(header):
-        values = fast[:, [columns["pi"], columns["lambda2"]]]
+        values = fast[:, [columns[name] for name in numeric]]
         lines = np.arange(2, 2 + values.shape[0])
     else:
-        values, lines = _careful_rows(path, body, columns)
+        values, lines, names = _careful_rows(path, body, columns, numeric)
     found = first_violation(values[:, 0], values[:, 1])
     if found is not None:
         (i,), error, reason = found
         raise error(f"{path} line {lines[i]}: {reason}")
-    return values[:, 0].copy(), values[:, 1].copy()
+    counts = np.ones(values.shape[0], dtype=np.int64)
+    if "count" in columns:
+        raw = values[:, 2]
+        bad = np.flatnonzero(~((raw >= 1) & (raw == np.floor(raw))))
+        if bad.size:
+            i = int(bad[0])
+            raise InputError(f"{path} line {lines[i]}: count={raw[i]:g} is not a positive integer")
+        if raw.sum() > MAX_CSV_CLIENTS:
+            raise InputError(
+                f"{path}: the counts add up to {raw.sum():.6g} clients; at most "
+                f"{MAX_CSV_CLIENTS:,} are accepted"
+            )
+        counts = raw.astype(np.int64)
+    pi = np.repeat(values[:, 0], counts)
+    lambda2 = np.repeat(values[:, 1], counts)
+    row_of_client = np.repeat(np.arange(values.shape[0]), counts)
+    groups: dict[str, np.ndarray] = {}
+    if names is not None:
+        for name in dict.fromkeys(names):
+            rows = np.flatnonzero([n == name for n in names])
+            groups[name] = np.isin(row_of_client, rows)
+    elif "count" in columns:
+        groups = {f"row {lines[i]}": row_of_client == i for i in range(values.shape[0])}
+    return ClientRows(pi, lambda2, groups)
 
 
-def _careful_rows(path: Path, body: str, columns: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    """(values, line numbers) of the client rows through :mod:`csv`, one number at a time."""
+def _column_hint(name: str, known: tuple[str, ...]) -> str:
+    """``; did you mean 'pi'?`` or the list of the columns a clients CSV takes."""
+    from fltheory.config.schema import suggest
+
+    return suggest(name, known) or f" (the columns are: {', '.join(known)})"
+
+
+def _careful_rows(
+    path: Path, body: str, columns: dict[str, int], numeric: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray, list[str] | None]:
+    """(values of the ``numeric`` columns, line numbers, names or None) of the client rows
+    through :mod:`csv`, one number at a time."""
     try:
         rows = list(csv.reader(body.splitlines()))
     except csv.Error as exc:
@@ -265,9 +354,10 @@ def _careful_rows(path: Path, body: str, columns: dict[str, int]) -> tuple[np.nd
     records = [(line, row) for line, row in enumerate(rows, start=2) if any(row)]
     if not records:
         raise InputError(f"{path}: no client rows after the header")
-    values = np.empty((len(records), 2))
+    values = np.empty((len(records), len(numeric)))
+    names: list[str] | None = [] if "name" in columns else None
     for i, (line, row) in enumerate(records):
-        for j, name in enumerate(("pi", "lambda2")):
+        for j, name in enumerate(numeric):
             text = row[columns[name]].strip() if columns[name] < len(row) else ""
             try:
                 values[i, j] = parse_float(text, "")
@@ -275,4 +365,10 @@ def _careful_rows(path: Path, body: str, columns: dict[str, int]) -> tuple[np.nd
                 raise InputError(
                     f"{path} line {line}: {name}='{text}' is not a finite number"
                 ) from None
-    return values, np.array([line for line, _ in records])
+        if names is not None:
+            k = columns["name"]
+            label = row[k].strip() if k < len(row) else ""
+            if not label:
+                raise InputError(f"{path} line {line}: empty name")
+            names.append(label)
+    return values, np.array([line for line, _ in records]), names

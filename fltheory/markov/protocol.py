@@ -8,7 +8,7 @@ implement it with the same names, kinds (property or method) and return types, s
 dispatches through these members and never on the concrete class.
 """
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 
@@ -100,3 +100,24 @@ class AvailabilityChain(Protocol):
     def state_clients(self) -> np.ndarray: ...
 
     def kronecker_factors(self) -> tuple[np.ndarray, ...]: ...
+
+
+#: The members :func:`is_availability_chain` looks for.
+_MEMBERS = tuple(
+    name for name in vars(AvailabilityChain) if not name.startswith("_") and name != "register"
+)
+
+
+def is_availability_chain(obj: object) -> TypeGuard[AvailabilityChain]:
+    """Whether ``obj`` implements :class:`AvailabilityChain`, decided on its class.
+
+    ``isinstance(obj, AvailabilityChain)`` evaluates every property of ``obj`` (a runtime
+    protocol check reads each member), which for a large chain means building its stationary
+    law over 2^N states; this looks at the class only.
+
+    >>> from fltheory.markov import ProductChain
+    >>> is_availability_chain(ProductChain([0.5] * 100, [0.1] * 100)), is_availability_chain([])
+    (True, False)
+    """
+    cls = type(obj)
+    return all(hasattr(cls, name) for name in _MEMBERS)

@@ -6,7 +6,7 @@ what :func:`fltheory.bounds.report.all_bounds` and ``fltheory optimize-q`` consu
 ``fltheory.bounds``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +41,10 @@ class ProblemSetup:
         problem, center: the quadratic problem and the centre of W, when the file has one.
         kappa2: the κ̄² values of problem 14 (eq. 14; one solve per value).
         source: the file it was read from.
+        q_default: how q was chosen when the file gave none (e.g. "q = α/π (default:
+            unbiased)"), None when q was given.
+        groups: named client groups (name → boolean mask over the clients) of the availability
+            table, for the outputs; empty when it has none.
 
     >>> from fltheory.markov.product import ProductChain
     >>> pi, alpha = np.array([0.5, 0.5]), np.array([0.5, 0.5])
@@ -65,6 +69,8 @@ class ProblemSetup:
     center: np.ndarray | None = None
     kappa2: tuple[float, ...] = (DEFAULT_KAPPA2,)
     source: Path | None = None
+    q_default: str | None = None
+    groups: dict[str, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         checks.positive_integer(self.local_steps, "local_steps")

@@ -1,19 +1,21 @@
 """The configuration of ``fltheory report``: strict tables with the paper's setting as default.
 
-A report file is TOML with four optional tables (every key optional, unknown keys refused)::
+A report file is TOML with optional tables (every key optional, unknown keys refused; the
+reference is ``docs/report_file.md``)::
 
     title = "My setting"
-    [population]   # the CA-Fed Section V-A(a) preset: n, g, nu, eps, seed, split
-    [problem]      # quadratic clients for Theorems 1-3 and problems 14/212
+    [availability] # any availability model, as in a simulation config (docs/plugins.md) ...
+    [population]   # ... or the CA-Fed Section V-A(a) preset: n, g, nu, eps, seed, split
+    [problem]      # quadratic clients for Theorems 1-3 and problems 14/212, the weights rule
     [simulation]   # the PyTorch simulation of section 5
 
 Without a file the defaults below are the report: N = 100 clients, g = 0.4, ν = 0.9, ε = 10⁻².
 """
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from fltheory.config.files import load_toml
 from fltheory.config.schema import Strict, parse
@@ -44,6 +46,12 @@ class ProblemTable(Strict):
     'uniform'
     """
 
+    u: list[Annotated[list[float], Field(min_length=1, max_length=64)]] | None = Field(
+        default=None,
+        max_length=100_000,
+        description="the clients' minimisers u_k, one row per client (default: drawn as "
+        "±spread·1 + N(0, I), + for the clients more available than average)",
+    )
     dim: int = Field(default=2, ge=1, le=64, description="dimension d of w")
     spread: float = Field(
         default=1.0, ge=0.0, le=100.0, description="offset of the class means of u_k"
@@ -54,7 +62,9 @@ class ProblemTable(Strict):
     rounds: int = Field(default=200, ge=1, le=10**8, description="horizon T of eq. 13")
     local_steps: int = Field(default=2, ge=1, le=1000, description="local steps E")
     weights: Literal["uniform", "unbiased"] = Field(
-        default="uniform", description="q = α (FedAvg's fixed rule) or q = α/π scaled to Q = 1"
+        default="uniform",
+        description="the aggregation rule every section follows: q = α (FedAvg's fixed rule) "
+        "or q = α/π scaled to Q = 1 (unbiased)",
     )
     eta1: float = Field(default=0.05, gt=0.0, le=1.0, description="η_t = eta1/t^power")
     power: float = Field(default=1.0, ge=0.0, le=2.0, description="decay of the steps")
@@ -96,10 +106,42 @@ class ReportConfig(Strict):
     fltheory.errors.InputError: unknown key 'populaton' in the top level of r.toml; did you ...
     """
 
-    title: str = Field(default="The CA-Fed paper's population", max_length=200)
-    population: PopulationTable = Field(default_factory=PopulationTable)
-    problem: ProblemTable = Field(default_factory=ProblemTable)
-    simulation: SimulationTable = Field(default_factory=SimulationTable)
+    title: str = Field(
+        default="The CA-Fed paper's population",
+        max_length=200,
+        description="the report's title (default with [availability]: 'Your setting')",
+    )
+    availability: dict[str, Any] | None = Field(
+        default=None,
+        description="any availability model: kind and its fields, as in a simulation config "
+        "(docs/plugins.md); replaces [population]",
+    )
+    population: PopulationTable = Field(
+        default_factory=PopulationTable, description="the CA-Fed preset (the default setting)"
+    )
+    problem: ProblemTable = Field(
+        default_factory=ProblemTable, description="the quadratic problem and the weights rule"
+    )
+    simulation: SimulationTable = Field(
+        default_factory=SimulationTable, description="the simulations of section 5"
+    )
+
+    @model_validator(mode="after")
+    def _one_setting(self) -> Self:
+        if self.availability is not None and "population" in self.model_fields_set:
+            raise ValueError("give [availability] or [population] (the CA-Fed preset), not both")
+        return self
+
+    @property
+    def heading(self) -> str:
+        """The title shown: ``title``, or "Your setting" for an [availability] without one.
+
+        >>> ReportConfig(availability={"kind": "bernoulli", "p": [0.5]}).heading
+        'Your setting'
+        """
+        if self.availability is not None and "title" not in self.model_fields_set:
+            return "Your setting"
+        return self.title
 
     def quick(self) -> "ReportConfig":
         """The same setting with shorter simulations (``--quick``).
@@ -128,4 +170,10 @@ def load_report_config(path: str | Path | None) -> ReportConfig:
     """
     if path is None:
         return ReportConfig()
-    return parse(ReportConfig, load_toml(path, "report file"), source=path)
+    cfg = parse(ReportConfig, load_toml(path, "report file"), source=path)
+    table = cfg.availability
+    if table is not None and isinstance(table.get("path"), str):
+        # a file the table names is relative to the report file, wherever the report runs
+        where = Path(path).parent / table["path"]
+        cfg = cfg.model_copy(update={"availability": {**table, "path": str(where)}})
+    return cfg

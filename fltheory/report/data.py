@@ -17,13 +17,30 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.markov.population import Population, ca_fed_population
 from fltheory.report.claims import CHECK_RESULTS, claims_section
 from fltheory.report.config import ReportConfig
+from fltheory.report.setting import (
+    RULES,
+    ReportSetting,
+    client_optima,
+    population_of,
+    problem_setup,
+    setting_of,
+    small_setting,
+)
 from fltheory.report.simulation import Progress, simulation_section
 from fltheory.rng import generator
 
-__all__ = ["CHECK_RESULTS", "Progress", "ReportData", "compute", "stderr_progress"]
+__all__ = [
+    "CHECK_RESULTS",
+    "Progress",
+    "ReportData",
+    "client_optima",
+    "compute",
+    "population_of",
+    "problem_setup",
+    "stderr_progress",
+]
 
 
 def stderr_progress(message: str) -> None:
@@ -41,48 +58,46 @@ class ReportData:
     series: dict[str, Any] = field(default_factory=dict)
 
 
-def _groups(population: Population) -> list[dict[str, Any]]:
+def _groups(setting: ReportSetting) -> list[dict[str, Any]]:
     out = []
-    for g, name in enumerate(population.group_names):
-        mask = population.labels == g
-        lam2 = population.lambda2[mask]
+    lam = setting.lambda2
+    for g, name in enumerate(setting.group_names):
+        mask = setting.labels == g
+        if not mask.any():
+            continue
+        lam2 = None if lam is None else lam[mask]
         out.append(
             {
                 "name": name,
                 "clients": int(mask.sum()),
-                "pi": float(population.pi[mask].mean()),
-                "lambda2_mean": float(lam2.mean()),
-                "lambda2_min": float(lam2.min()),
-                "lambda2_max": float(lam2.max()),
+                "pi": float(setting.pi[mask].mean()),
+                "pi_min": float(setting.pi[mask].min()),
+                "pi_max": float(setting.pi[mask].max()),
+                "lambda2_mean": None if lam2 is None else float(lam2.mean()),
+                "lambda2_min": None if lam2 is None else float(lam2.min()),
+                "lambda2_max": None if lam2 is None else float(lam2.max()),
             }
         )
     return out
 
 
-def population_of(cfg: ReportConfig, n: int | None = None) -> Population:
-    """The config's CA-Fed preset population (with ``n`` clients instead when given).
-
-    >>> population_of(ReportConfig(), 8).n_clients
-    8
-    """
-    p = cfg.population
-    return ca_fed_population(p.n if n is None else n, p.g, p.nu, p.eps, seed=p.seed, split=p.split)
-
-
-def model_section(cfg: ReportConfig, population: Population) -> tuple[dict[str, Any], np.ndarray]:
+def model_section(cfg: ReportConfig, setting: ReportSetting) -> tuple[dict[str, Any], np.ndarray]:
     """Section 1: per-group π and λ₂, λ̄₂, λ(P), C_P, T_P, mixing and hitting times, and a
     sampled availability raster (rounds × clients)."""
     from fltheory.api import chain_report
 
-    chain = population.chain()
+    chain = setting.chain
     report = chain_report(chain)
     rounds = cfg.simulation.raster_rounds
     raster = chain.sample(rounds, generator(cfg.population.seed, "report/raster"))
     mix = report.mixing_time_bounds
+    present = [g for g in range(len(setting.group_names)) if (setting.labels == g).any()]
     numbers = {
         "n_clients": report.n_clients,
+        "kind": setting.availability.kind,
+        "preset": setting.preset,
         "log2_n_states": report.log_n_states / math.log(2.0),
-        "groups": _groups(population),
+        "groups": _groups(setting),
         "slem": report.slem,
         "lambda": report.lam,
         "C_P": report.C_P,
@@ -102,55 +117,11 @@ def model_section(cfg: ReportConfig, population: Population) -> tuple[dict[str, 
             "rounds": rounds,
             "mean_active": float(raster.sum(axis=1).mean()),
             "observed_availability_by_group": [
-                float(raster[:, population.labels == g].mean()) for g in range(4)
+                float(raster[:, setting.labels == g].mean()) for g in present
             ],
         },
     }
     return numbers, raster
-
-
-def client_optima(cfg: ReportConfig, population: Population) -> np.ndarray:
-    """u_k = ±spread·1 + N(0, I) (+ for the more available class), from the stream
-    ``generator(problem.seed, "report/u")``.
-
-    >>> client_optima(ReportConfig(), population_of(ReportConfig(), 8)).shape
-    (8, 2)
-    """
-    p = cfg.problem
-    noise = generator(p.seed, "report/u").normal(size=(population.n_clients, p.dim))
-    sign = np.where(population.more_available, 1.0, -1.0)
-    return noise + p.spread * sign[:, None]
-
-
-def problem_setup(cfg: ReportConfig, population: Population, u: np.ndarray) -> Any:
-    """The :class:`~fltheory.problems.ProblemSetup` of Theorems 1–3: quadratic clients
-    ½‖w − u_k‖² on a ball of the config's diameter around 0, uniform α, q per ``weights``."""
-    from fltheory.optimize.guidelines import unbiased_weights
-    from fltheory.problems.config import QuadraticTable
-    from fltheory.problems.setup import ProblemSetup
-    from fltheory.problems.steps import StepSizes
-
-    p = cfg.problem
-    n = population.n_clients
-    alpha = np.full(n, 1.0 / n)
-    q = alpha.copy() if p.weights == "uniform" else unbiased_weights(alpha, population.pi, Q=1.0)
-    sigma = np.full(n, p.sigma)
-    table = QuadraticTable(u=u.tolist(), H_diag=np.ones_like(u).tolist(), diameter=p.diameter)
-    problem, constants, center = table.build(alpha, population.pi, q, sigma)
-    return ProblemSetup(
-        constants=constants,
-        chain=population.chain().constants(),
-        pi=population.pi,
-        alpha=alpha,
-        q=q,
-        local_steps=p.local_steps,
-        Q=float(q.sum()),
-        steps=StepSizes.power_law(p.eta1, p.power),
-        rounds=p.rounds,
-        problem=problem,
-        center=center,
-        kappa2=tuple(p.kappa2),
-    )
 
 
 def term_shares(terms: dict[str, float], log_terms: dict[str, float], parts: list[str]) -> dict:
@@ -227,7 +198,7 @@ def _bound_entry(name: str, bound: Any) -> dict[str, Any]:
     return entry
 
 
-def bounds_section(setup: Any, population: Population) -> dict[str, Any]:
+def bounds_section(setup: Any, setting: ReportSetting) -> dict[str, Any]:
     """Section 2: Theorems 1–3 with each term's share, the dominant term, vacuity, and what
     would make the total non-vacuous (C_P = 1, i.e. no M = 2^N factor; a longer horizon T)."""
     from fltheory.api import bound_report
@@ -255,7 +226,7 @@ def bounds_section(setup: Any, population: Population) -> dict[str, Any]:
     no_cp = total_with(chain={"log_C_P": 0.0})
     no_m = total_with(chain={"log_n_states": 0.0})
     # Largest N' whose M = 2^N' factor (everything else fixed) leaves the total informative.
-    lo, hi = -1, population.n_clients
+    lo, hi = -1, setting.n_clients
     if not no_m.vacuous:
         lo = 0
         while hi - lo > 1:
@@ -298,29 +269,34 @@ def bounds_section(setup: Any, population: Population) -> dict[str, Any]:
         "largest_N_for_M_factor": None if lo < 0 else lo,
         "longer_horizons": horizons,
         "first_non_vacuous_rounds": first_useful,
-        "n_clients": population.n_clients,
+        "n_clients": setting.n_clients,
     }
     return out
 
 
-def weights_section(setup: Any, population: Population) -> dict[str, Any]:
-    """Section 3: q* of problems 14 (κ̄² sweep) and 212 by client group, Guidelines A–C."""
+def weights_section(setup: Any, setting: ReportSetting) -> dict[str, Any]:
+    """Section 3: q* of problems 14 (κ̄² sweep) and 212 by client group, Guidelines A–C.
+    A κ̄² whose solve fails keeps its row, unsolved (``status`` "not solved", the solver's
+    words in ``reason``)."""
     from fltheory.api import optimal_weights
     from fltheory.errors import NumericalError
     from fltheory.optimize.guidelines import reduced_chain_lambda
 
     p212 = optimal_weights(setup, problem="212")
-    labels = population.labels
+    labels = setting.labels
+    groups = range(len(setting.group_names))
 
     def by_group(q: np.ndarray) -> list[float]:
-        return [float(q[labels == g].sum()) for g in range(4)]
+        return [float(q[labels == g].sum()) for g in groups]
 
     sweep: list[dict[str, Any]] = []
     for k2 in setup.kappa2:
         try:
             p14 = optimal_weights(setup, kappa2=k2)
         except NumericalError as err:  # one failed solve must not cost the whole report
-            sweep.append({"kappa2": k2, "status": f"not solved: {err}", "q_by_group": None})
+            sweep.append(
+                {"kappa2": k2, "status": "not solved", "reason": str(err), "q_by_group": None}
+            )
             continue
         res, at_q = p14.result, p14.objective_at_config_q[0]
         sweep.append(
@@ -335,10 +311,17 @@ def weights_section(setup: Any, population: Population) -> dict[str, Any]:
                 "eps_bias": res.extras.get("eps_bias"),
             }
         )
-    keep_a = population.more_available
-    keep_b = ~population.correlated
+    lam = setting.lambda2
+
+    def reduced(keep: np.ndarray | None) -> float | None:
+        if lam is None or keep is None or not keep.any():
+            return None
+        return reduced_chain_lambda(setting.pi, lam, keep)
+
+    correlated = setting.correlated
+    unbiased = setup.alpha / setting.pi
     return {
-        "group_names": list(population.group_names),
+        "group_names": list(setting.group_names),
         "config_q_by_group": by_group(setup.q),
         "problem14": sweep,
         "problem212": {
@@ -349,52 +332,59 @@ def weights_section(setup: Any, population: Population) -> dict[str, Any]:
         },
         "guidelines": {
             "A_excluded_by_problem212": sorted(
-                {population.group_names[labels[k]] for k in p212.result.excluded}
+                {setting.group_names[labels[k]] for k in p212.result.excluded}
             ),
-            "B_lambda_all": population.chain().lam,
-            "B_lambda_without_correlated": reduced_chain_lambda(
-                population.pi, population.lambda2, keep_b
-            ),
-            "B_lambda_more_available_only": reduced_chain_lambda(
-                population.pi, population.lambda2, keep_a
-            ),
-            "C_unbiased_q_by_group": by_group(
-                (setup.alpha / population.pi) / np.sum(setup.alpha / population.pi)
-            ),
+            "B_lambda_all": setting.chain.lam,
+            "B_lambda_without_correlated": reduced(None if correlated is None else ~correlated),
+            "B_lambda_more_available_only": reduced(setting.more_available),
+            "C_unbiased_q_by_group": by_group(unbiased / np.sum(unbiased)),
         },
     }
 
 
 def limit_section(
-    cfg: ReportConfig, population: Population, small: Population, u: np.ndarray, u_small: np.ndarray
+    cfg: ReportConfig,
+    setting: ReportSetting,
+    small: ReportSetting,
+    u: np.ndarray,
+    u_small: np.ndarray,
+    q: np.ndarray,
+    q_small: np.ndarray,
 ) -> dict[str, Any]:
-    """Section 4: Proposition 1 (independent links with p = π) on the whole population, and
-    the exact Markov limit (Kronecker, 2^N states) on the small population of section 5."""
+    """Section 4: Proposition 1 (independent links with p = π) on the whole setting for FedAvg
+    and for the configured rule q, and the exact Markov limit of that rule (Kronecker, 2^N
+    states) on the small setting of section 5."""
     from fltheory.api import aggregation_limit
 
     s = cfg.simulation
     steps = cfg.problem.local_steps
     common: dict[str, Any] = {"lr": s.lr, "local_steps": steps, "server_lr": s.server_lr}
-    out: dict[str, Any] = {"lr": s.lr, "local_steps": steps, "server_lr": s.server_lr}
+    out: dict[str, Any] = {
+        "lr": s.lr,
+        "local_steps": steps,
+        "server_lr": s.server_lr,
+        "rule": RULES[cfg.problem.weights],
+    }
     variants: tuple[tuple[str, dict[str, Any]], ...] = (
         ("fedavg_mean", {}),
-        ("fixed_q_alpha", {"normalised": False}),
+        ("fixed_q", {"q": q, "normalised": False}),
     )
+    present = [g for g in range(len(setting.group_names)) if (setting.labels == g).any()]
     for key, kw in variants:
-        bern = aggregation_limit(u, p=population.pi, **kw, **common)
+        bern = aggregation_limit(u, p=setting.pi, **kw, **common)
         out[f"bernoulli_{key}"] = {
-            "n_clients": population.n_clients,
+            "n_clients": setting.n_clients,
             "limit": bern.limit,
             "optimum": bern.optimum,
             "distance": bern.distance,
             "rate": bern.rate,
-            "weight_by_group": [float(bern.weights[population.labels == g].sum()) for g in range(4)]
+            "weight_by_group": [float(bern.weights[setting.labels == g].sum()) for g in present]
             if bern.weights is not None
             else None,
         }
-    markov = aggregation_limit(u_small, chain=small.chain(), normalised=False, **common)
-    bern_small = aggregation_limit(u_small, p=small.pi, normalised=False, **common)
-    out["markov_fixed_q_alpha"] = {
+    markov = aggregation_limit(u_small, chain=small.chain, q=q_small, normalised=False, **common)
+    bern_small = aggregation_limit(u_small, p=small.pi, q=q_small, normalised=False, **common)
+    out["markov_fixed_q"] = {
         "n_clients": small.n_clients,
         "limit": markov.limit,
         "optimum": markov.optimum,
@@ -408,10 +398,31 @@ def limit_section(
     return out
 
 
+def reductions(
+    cfg: ReportConfig, setting: ReportSetting, small: ReportSetting, quick: bool
+) -> dict[str, Any]:
+    """What the report computed on less than the whole setting, for the "In short" box."""
+    s = cfg.simulation
+    return {
+        "quick": quick,
+        "n_clients": setting.n_clients,
+        "small_clients": small.n_clients,
+        "small_preset_redrawn": bool(setting.preset and small.n_clients < setting.n_clients),
+        "rounds": s.rounds,
+        "seeds": s.seeds,
+        "leaf": s.leaf,
+        "leaf_rounds": s.leaf_rounds,
+        "leaf_seeds": s.leaf_seeds,
+    }
+
+
 def compute(
-    cfg: ReportConfig, progress: Progress = stderr_progress, claims_path: Path = CHECK_RESULTS
+    cfg: ReportConfig,
+    progress: Progress = stderr_progress,
+    claims_path: Path = CHECK_RESULTS,
+    quick: bool = False,
 ) -> ReportData:
-    """All six sections for ``cfg``.
+    """All six sections for ``cfg`` (``quick``: it is already shortened, for the summary).
 
     >>> from fltheory.report.config import ReportConfig
     >>> cfg = ReportConfig.model_validate({"population": {"n": 8}, "problem": {"kappa2": [1.0]},
@@ -419,7 +430,7 @@ def compute(
     ...     "rounds": 20, "seeds": 2, "leaf": False, "limit_clients": 4, "raster_rounds": 10}})
     >>> data = compute(cfg, progress=lambda message: None)
     >>> sorted(data.numbers)
-    ['bounds', 'claims', 'limit', 'model', 'simulation', 'timing', 'weights']
+    ['bounds', 'claims', 'limit', 'model', 'reduced', 'simulation', 'timing', 'weights']
     """
     timing: dict[str, float] = {}
     started = time.perf_counter()
@@ -427,30 +438,58 @@ def compute(
     def step(name: str) -> None:
         timing[name] = round(time.perf_counter() - started - sum(timing.values()), 3)
 
-    population = population_of(cfg)
-    progress(f"availability model of {population.n_clients} clients")
-    model, raster = model_section(cfg, population)
+    setting = setting_of(cfg)
+    small = small_setting(cfg, setting)  # refused here, before any long step
+    progress(f"availability model of {setting.n_clients} clients")
+    model, raster = model_section(cfg, setting)
     step("model")
-    u = client_optima(cfg, population)
-    setup = problem_setup(cfg, population, u)
+    u = client_optima(cfg, setting)
+    setup = problem_setup(cfg, setting, u)
     progress("bounds of Theorems 1-3")
-    bounds = bounds_section(setup, population)
+    bounds = bounds_section(setup, setting)
     step("bounds")
     progress("optimal weights (problems 14 and 212)")
-    weights = weights_section(setup, population)
+    weights = weights_section(setup, setting)
+    weights["rule"] = RULES[cfg.problem.weights]
     step("weights")
-    small = population_of(cfg, cfg.simulation.limit_clients)
-    u_small = client_optima(cfg, small)
+    u_small = client_optima(cfg, small) if setting.preset else u[small.clients]
+    setup_small = problem_setup(cfg, small, u_small)
     progress(f"limits (Proposition 1; exact Markov limit on {small.n_clients} clients)")
-    limit = limit_section(cfg, population, small, u, u_small)
+    limit = limit_section(cfg, setting, small, u, u_small, setup.q, setup_small.q)
     step("limit")
-    simulation, series = simulation_section(cfg, small, u_small, progress)
+    simulation, series = simulation_section(cfg, setting, small, u_small, setup_small, progress)
     step("simulation")
+    progress("the papers' claims, evaluated on this setting")
+    from fltheory.report.live import live_claims
+    from fltheory.report.simulation import envelope_chain
+
     claims = claims_section(claims_path)
+    claims["live"] = live_claims(
+        setting,
+        u,
+        setup.alpha,
+        setup.q,
+        RULES[cfg.problem.weights],
+        bounds["total"]["trivial"],
+        simulation,
+        envelope_chain(small),
+        seed=cfg.problem.seed,
+    )
+    stored = {row["id"]: row for row in claims["claims"]}
+    for row in claims["live"]:
+        known = stored.get(row["id"])
+        row["statement"] = None if known is None else known["statement"]
+        row["stored_verdict"] = None if known is None else known["verdict"]
+    if any(row["statement"] is None for row in claims["live"]):  # no stored results
+        from fltheory.claims.claim import CLAIMS
+
+        for row in claims["live"]:
+            if row["statement"] is None:
+                row["statement"] = CLAIMS.get(row["id"]).statement
     step("claims")
     series["raster"] = raster
     series["u"] = u
-    series["labels"] = population.labels
+    series["labels"] = setting.labels
     series["kappa2"] = [row["kappa2"] for row in weights["problem14"]]
     return ReportData(
         numbers={
@@ -460,6 +499,7 @@ def compute(
             "limit": limit,
             "simulation": simulation,
             "claims": claims,
+            "reduced": reductions(cfg, setting, small, quick),
             "timing": timing,
         },
         series=series,

@@ -41,13 +41,18 @@ def human(x: float | int | None, digits: int = 3) -> str:
 
 
 def power_of_ten(log10_value: float | None, digits: int = 3) -> str:
-    """A number given by its log₁₀ (finite even when the number overflows a double).
+    """A number given by its log₁₀ (finite even when the number overflows a double); log₁₀ = −∞
+    is the number 0, printed as 0.
 
-    >>> power_of_ten(55.8967), power_of_ten(400.0), power_of_ten(None)
-    ('7.88 × 10⁵⁵', '1 × 10⁴⁰⁰', '—')
+    >>> power_of_ten(55.8967), power_of_ten(400.0), power_of_ten(None), power_of_ten(-math.inf)
+    ('7.88 × 10⁵⁵', '1 × 10⁴⁰⁰', '—', '0')
     """
-    if log10_value is None or not math.isfinite(log10_value):
-        return "—" if log10_value is None else human(log10_value)
+    if log10_value is None:
+        return "—"
+    if math.isnan(log10_value):
+        return "NaN"
+    if math.isinf(log10_value):
+        return "0" if log10_value < 0 else "∞"
     if abs(log10_value) < 300:
         return human(10.0**log10_value, digits)
     exponent = math.floor(log10_value)

@@ -18,8 +18,30 @@ from fltheory.report.fmt import human
 #: Okabe & Ito (2008), colour-blind safe: orange, sky blue, green, yellow, blue, vermilion,
 #: purple, black.
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
-GROUP_COLOURS = (OKABE_ITO[4], OKABE_ITO[1], OKABE_ITO[5], OKABE_ITO[0])
+GROUP_COLOURS = tuple(OKABE_ITO[i] for i in (4, 1, 5, 0, 2, 6, 3, 7))
+#: Marker of each group in line plots.
+MARKERS = "osD^vP*X"
 DPI = 110
+#: Smallest legend text (points).
+LEGEND_SIZE = 8
+
+
+def exact_zero(value: float | None, scale: float | None) -> bool:
+    """Whether ``value`` is 0 in exact arithmetic as far as a plot can tell: 0, or rounding
+    noise below 10⁻¹² of ``scale`` (the trivial bound), as the tables say
+    (:func:`fltheory.report.sections.zero_or`).
+
+    >>> exact_zero(7.7e-33, 32.0), exact_zero(0.01, 32.0), exact_zero(0.0, None)
+    (True, False, True)
+    """
+    if value is None:
+        return False
+    return value == 0.0 or (bool(scale) and abs(value) < 1e-12 * float(scale or 0.0))
+
+
+def colour(g: int) -> str:
+    """The colour of client group ``g`` (cycling past eight groups)."""
+    return GROUP_COLOURS[g % len(GROUP_COLOURS)]
 
 
 @dataclass(frozen=True)
@@ -89,11 +111,11 @@ def raster_figure(data: ReportData) -> Figure:
             start + group["clients"] - 0.5,
             xmin=0,
             xmax=0.012,
-            color=GROUP_COLOURS[g],
+            color=colour(g),
             label=f"{group['name']} (π = {human(group['pi'])})",
         )
         start += group["clients"]
-        if g < 3:
+        if g < len(groups) - 1:
             ax.axhline(start - 0.5, color=OKABE_ITO[5], linewidth=0.8)
     ax.set_xlabel("round t")
     ax.set_ylabel("client (ordered by group)")
@@ -101,10 +123,10 @@ def raster_figure(data: ReportData) -> Figure:
     ax.legend(
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
-        fontsize=8,
+        fontsize=LEGEND_SIZE,
         frameon=False,
         title="client group",
-        title_fontsize=8,
+        title_fontsize=LEGEND_SIZE,
     )
     return Figure("availability_raster.png", _png(fig), "availability raster: rounds by clients")
 
@@ -122,15 +144,23 @@ def bounds_figure(data: ReportData) -> Figure:
     )
     fig, (ax, ax2) = _new(10.0, 3.6, 2)
     y = np.arange(len(names))
-    values = [b[n]["log10_value"] for n in names]
-    ax.barh(y, values, color=OKABE_ITO[4], label="bound")
+    trivial = b["total"]["trivial"]
+    values = [-np.inf if exact_zero(b[n]["value"], trivial) else b[n]["log10_value"] for n in names]
+    finite = [v if np.isfinite(v) else np.nan for v in values]
+    ax.barh(y, finite, color=OKABE_ITO[4], label="bound")
+    for i, v in enumerate(values):
+        if v == -np.inf:  # a bound of exactly 0: no bar on a log scale, said in words
+            ax.annotate(
+                "= 0 (no bar on a log scale)", (0.55, i), fontsize=LEGEND_SIZE, va="center",
+                ha="center", xycoords=("axes fraction", "data"),
+            )  # fmt: skip
+    ax.set_ylim(-0.6, len(names) - 0.4)
     exact = [b[n]["exact"] for n in names]
     for i, e in enumerate(exact):
-        if e is not None and e > 0:
+        if e is not None and e > 0 and not exact_zero(e, trivial):
             ax.plot(
                 np.log10(e), i, "D", color=OKABE_ITO[5], label="exact value" if i == 0 else None
             )
-    trivial = b["total"]["trivial"]
     if trivial:
         ax.axvline(
             np.log10(trivial),
@@ -141,7 +171,13 @@ def bounds_figure(data: ReportData) -> Figure:
     ax.set_yticks(y, titles, fontsize=8)
     ax.set_xlabel("log₁₀ of the bound (loss units)")
     ax.set_title("Bounds vs the trivial bound")
-    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.22), fontsize=8, frameon=False, ncol=3)
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.22),
+        fontsize=LEGEND_SIZE,
+        frameon=False,
+        ncol=3,
+    )
     terms = b["theorem2"]["terms"]
     keys = list(terms)
     logs = [terms[k]["log10"] if terms[k]["log10"] is not None else 0.0 for k in keys]
@@ -162,33 +198,45 @@ def weights_figure(data: ReportData) -> Figure:
     fig, (ax, ax2) = _new(10.0, 3.6, 2)
     x = np.log10(np.maximum(kappa, 1e-300))
     for g, name in enumerate(w["group_names"]):
+        if q.size == 0:
+            break
         ax.plot(
             x,
             q[:, g],
-            color=GROUP_COLOURS[g],
-            marker="osD^"[g],
+            color=colour(g),
+            marker=MARKERS[g % len(MARKERS)],
             linestyle=("-", "--")[g % 2],
-            markersize=7 - g,
+            markersize=max(3, 7 - g),
             label=name,
         )
     ax.set_xlabel("log₁₀ κ̄² (weight of the bias term)")
     ax.set_ylabel("Σ q* over the group")
     ax.set_ylim(-0.05, 1.05)
     ax.set_title("Problem 14: optimal weights by group")
-    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.22), fontsize=7, frameon=False, ncol=2)
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.22),
+        fontsize=LEGEND_SIZE,
+        frameon=False,
+        ncol=2,
+    )
     opt = np.array([row["eps_opt"] or np.nan for row in sweep], dtype=float)
     bias = np.array([row["eps_bias"] if row["eps_bias"] is not None else np.nan for row in sweep])
     ok = np.isfinite(opt) & np.isfinite(bias) & (opt > 0) & (bias > 0)
     ax2.plot(np.log10(bias[ok]), np.log10(opt[ok]), "o-", color=OKABE_ITO[4])
-    last = None
-    for xi, yi, k in zip(np.log10(bias[ok]), np.log10(opt[ok]), kappa[ok], strict=True):
-        if last is not None and abs(xi - last) < 4.0:
+    xs, ys = np.log10(bias[ok]), np.log10(opt[ok])
+    # A label is about a quarter of the axis wide: keep each clear of those already placed.
+    x_gap = max(4.0, 0.3 * float(np.ptp(xs))) if xs.size else 4.0
+    y_gap = 0.12 * float(np.ptp(ys)) if ys.size else 0.0
+    placed: list[tuple[float, float]] = []
+    for xi, yi, k in zip(xs, ys, kappa[ok], strict=True):
+        if any(abs(xi - x) < x_gap and abs(yi - y) <= y_gap for x, y in placed):
             continue  # keep the labels apart
-        last = xi
+        placed.append((xi, yi))
         ax2.annotate(
             f"κ̄² = {human(float(k), 2)}",
             (xi, yi),
-            fontsize=7,
+            fontsize=LEGEND_SIZE,
             xytext=(4, 4),
             textcoords="offset points",
         )
@@ -206,15 +254,16 @@ def limit_figure(data: ReportData) -> Figure:
     if u is not None:
         labels = np.asarray(data.series["labels"])
         y = u[:, 1] if u.shape[1] > 1 else np.zeros(len(u))
-        for g in range(4):
+        present = [g for g in np.unique(labels)]
+        for i, g in enumerate(present):
             m = labels == g
             ax.scatter(
                 u[m, 0],
                 y[m],
                 s=12,
-                color=GROUP_COLOURS[g],
+                color=colour(i),
                 alpha=0.7,
-                label=f"u_k: {data.numbers['model']['groups'][g]['name']}",
+                label=f"u_k: {data.numbers['model']['groups'][i]['name']}",
             )
 
     def xy(v: Any) -> tuple[float, float]:
@@ -236,18 +285,18 @@ def limit_figure(data: ReportData) -> Figure:
         label="limit, FedAvg mean rule (Prop. 1)",
     )
     ax.plot(
-        *xy(lim["bernoulli_fixed_q_alpha"]["limit"]),
+        *xy(lim["bernoulli_fixed_q"]["limit"]),
         "o",
         color=OKABE_ITO[6],
         ms=16,
         markerfacecolor="none",
         markeredgewidth=2,
-        label="limit, fixed q = α (eq. 3)",
+        label=f"limit, {lim.get('rule', 'fixed q')}",
     )
     ax.set_xlabel("coordinate 1 of w (parameter units)")
     ax.set_ylabel("coordinate 2 of w (parameter units)")
     ax.set_title("Where aggregation converges")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=LEGEND_SIZE, frameon=False)
     return Figure("limit.png", _png(fig), "client optima, target optimum and limits")
 
 
@@ -278,33 +327,69 @@ def simulation_figure(data: ReportData) -> Figure:
     ax.set_xlabel("round t")
     ax.set_ylabel("time average of w (parameter units)")
     ax.set_title(f"Time average vs exact limit ({sim['seeds']} runs)")
-    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.2), fontsize=7, frameon=False, ncol=2)
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.2),
+        fontsize=LEGEND_SIZE,
+        frameon=False,
+        ncol=2,
+    )
     bias = sim["bias"]
-    labels = ["exact ε_bias", "simulated F(w) − F*", "Thm 1 (eq. 11)", "Thm 3 (eq. 15)"]
-    vals = [bias["exact"], bias["simulated_gap_time_average"], bias["theorem1"], bias["theorem3"]]
-    colours = [OKABE_ITO[5], OKABE_ITO[2], OKABE_ITO[4], OKABE_ITO[1]]
-    ax2.bar(np.arange(4), [v if v and v > 0 else np.nan for v in vals], color=colours)
-    ax2.errorbar(
-        [1],
-        [bias["simulated_gap_time_average"]],
-        yerr=[bias["simulated_gap_ci95"]],
-        color=OKABE_ITO[7],
-        capsize=4,
+    labels = ["simulated\nF(w) − F*", "exact\nstationary", "exact ε_bias", "Thm 1", "Thm 3"]
+    vals = [
+        bias["simulated_gap_time_average"],
+        bias.get("exact_stationary_gap"),
+        bias["exact"],
+        bias["theorem1"],
+        bias["theorem3"],
+    ]
+    colours = [OKABE_ITO[2], OKABE_ITO[0], OKABE_ITO[5], OKABE_ITO[4], OKABE_ITO[1]]
+    scale = data.numbers["bounds"]["total"].get("trivial")
+    vals = [0.0 if i >= 2 and exact_zero(v, scale) else v for i, v in enumerate(vals)]
+    heights = [v if v is not None and v > 0 else np.nan for v in vals]
+    ax2.bar(np.arange(len(vals)), heights, color=colours)
+    low, high = bias.get("simulated_gap_interval") or (
+        bias["simulated_gap_time_average"] - bias["simulated_gap_ci95"],
+        bias["simulated_gap_time_average"] + bias["simulated_gap_ci95"],
     )
+    mean_gap = bias["simulated_gap_time_average"]
+    if mean_gap > 0:
+        ax2.errorbar(
+            [0],
+            [mean_gap],
+            yerr=[[mean_gap - max(low, mean_gap * 1e-3)], [high - mean_gap]],
+            color=OKABE_ITO[7],
+            capsize=4,
+        )
+    for i, v in enumerate(vals):
+        if v is not None and v <= 0:  # an exact 0 has no bar on a log scale
+            ax2.annotate(
+                "0", (i, 0.02), xycoords=("data", "axes fraction"), ha="center",
+                fontsize=LEGEND_SIZE,
+            )  # fmt: skip
     ax2.set_yscale("log")
-    ax2.set_xticks(np.arange(4), labels, fontsize=7, rotation=15)
+    ax2.set_xticks(np.arange(len(vals)), labels, fontsize=LEGEND_SIZE)
     ax2.set_ylabel("loss above F* (loss units)")
-    ax2.set_title("Bias: exact, simulated, bounds")
-    env = s["envelope"]
-    te = np.asarray(env["t"])
-    ax3.semilogy(
-        te, np.maximum(np.asarray(env["E"]), 1e-16), color=OKABE_ITO[4], label="E(t) = max |Pᵗ − ρ|"
-    )
-    ax3.semilogy(te, np.asarray(env["bound"]), color=OKABE_ITO[5], linestyle="--", label="C_P λᵗ")
-    ax3.set_xlabel("step t (rounds)")
-    ax3.set_ylabel("distance to stationarity")
-    ax3.set_title("Lemma 16 (eq. 5), one client per group")
-    ax3.legend(loc="lower left", fontsize=7, frameon=False)
+    ax2.set_title("Gap and bias: simulated, exact, bounds", fontsize=10)
+    env = s.get("envelope")
+    if env is None:
+        ax3.set_axis_off()
+        ax3.text(0.5, 0.5, "Lemma 16 envelope:\nchain too large to draw", ha="center")
+    else:
+        te = np.asarray(env["t"])
+        ax3.semilogy(
+            te,
+            np.maximum(np.asarray(env["E"]), 1e-16),
+            color=OKABE_ITO[4],
+            label="E(t) = max |Pᵗ − ρ|",
+        )
+        ax3.semilogy(
+            te, np.asarray(env["bound"]), color=OKABE_ITO[5], linestyle="--", label="C_P λᵗ"
+        )
+        ax3.set_xlabel("step t (rounds)")
+        ax3.set_ylabel("distance to stationarity")
+        ax3.set_title("Lemma 16 (eq. 5), a few clients", fontsize=10)
+        ax3.legend(loc="lower left", fontsize=LEGEND_SIZE, frameon=False)
     return Figure("simulation.png", _png(fig), "time average vs exact limit, bias, envelope")
 
 
@@ -317,11 +402,11 @@ def leaf_figure(data: ReportData) -> Figure | None:
     for i, (label, (t, m, h)) in enumerate(curves.items()):
         c = OKABE_ITO[(4, 5, 2, 0, 6)[i % 5]]
         ax.plot(t, m, color=c, label=label)
-        ax.fill_between(t, m - h, m + h, color=c, alpha=0.25)
+        ax.fill_between(t, np.maximum(m - h, 0.0), m + h, color=c, alpha=0.25)
     ax.set_xlabel("round t")
     ax.set_ylabel("training objective F(w) (cross-entropy, nats)")
-    ax.set_title("Synthetic LEAF, 95 % bands over runs")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.set_title("Synthetic LEAF, 95 % bands over runs (clipped at 0)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=LEGEND_SIZE, frameon=False)
     return Figure("synthetic_leaf.png", _png(fig), "Synthetic LEAF objective per algorithm")
 
 

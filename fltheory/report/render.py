@@ -34,7 +34,7 @@ th{background:#eef2f5}tr:nth-child(even) td{background:#fafafa}
 figure{margin:1rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{color:#555;font-size:.85rem}nav ol{columns:2}
 .refuted{color:#D55E00;font-weight:600}.holds{color:#009E73;font-weight:600}
-footer{color:#777;font-size:.8rem;margin-top:3rem}
+footer{color:#777;font-size:.8rem;margin-top:3rem}.note{color:#555;font-size:.82rem;margin:.1rem 0}
 """
 
 
@@ -50,21 +50,58 @@ def summary_lines(numbers: dict[str, Any]) -> list[str]:
     """
     m, b, s = numbers["model"], numbers["bounds"]["total"], numbers["simulation"]
     counts = numbers["claims"].get("counts", {})
-    return [
+    lines = [
         f"Availability: {m['n_clients']} clients, λ(P) = {human(m['lambda'])}, "
         f"C_P = {power_of_ten(m['log10_C_P'])}.",
         f"Convergence bound (Theorems 1–2): {power_of_ten(b['log10_value'])} against a trivial "
         f"bound of {human(b['trivial'])}: {'vacuous' if b['vacuous'] else 'informative'}.",
-        "Simulation vs theory: the simulated time average is "
+        f"Simulation vs theory, rule {s.get('rule', 'fixed q = α')}: the simulated time average is "
         f"{human(s['distance_time_average_to_limit'])} from the exact limit, "
         f"{'inside' if s['limit_inside_ci95'] else 'OUTSIDE'} the 95 % confidence band.",
-        "Claims of the papers about this setting: "
-        + (
-            ", ".join(f"{v} {_verdict_words(k)}" for k, v in sorted(counts.items()))
-            or "not available"
-        )
-        + ".",
+        _claims_line(numbers["claims"].get("live", []), counts),
     ]
+    reduced = reduced_line(numbers.get("reduced"))
+    if reduced:
+        lines.append(reduced)
+    return lines
+
+
+def reduced_line(r: dict[str, Any] | None) -> str | None:
+    """What was computed on less than the whole setting, in one line (None: nothing).
+
+    >>> reduced_line({"quick": False, "n_clients": 40, "small_clients": 12})
+    'Reduced: sections 4–5 use 12 of the 40 clients (the exact limit needs 2^N states).'
+    """
+    if not r:
+        return None
+    parts = []
+    if r.get("quick"):
+        parts.append(f"quick mode ({r['rounds']} rounds × {r['seeds']} runs)")
+    if r["small_clients"] < r["n_clients"]:
+        how = "a preset population drawn anew: " if r.get("small_preset_redrawn") else ""
+        parts.append(
+            f"sections 4–5 use {r['small_clients']} of the {r['n_clients']} clients "
+            f"({how}the exact limit needs 2^N states)"
+        )
+    return "Reduced: " + "; ".join(parts) + "." if parts else None
+
+
+def _claims_line(live: list[dict[str, Any]], counts: dict[str, int]) -> str:
+    """The claims in one line: those checked live on the setting, then the stored verdicts.
+
+    >>> _claims_line([{"holds": True, "nearby": None}], {"holds": 3})
+    "Claims checked on this setting: 1 of 1 hold; stored verdicts on the papers' settings: 3 hold."
+    """
+    stored = (
+        ", ".join(f"{v} {_verdict_words(k)}" for k, v in sorted(counts.items())) or "not available"
+    )
+    if not live:
+        return f"Claims of the papers (stored verdicts on their settings): {stored}."
+    held = sum(1 for r in live if r["holds"] and (r.get("nearby") or {}).get("holds", True))
+    return (
+        f"Claims checked on this setting: {held} of {len(live)} hold; "
+        f"stored verdicts on the papers' settings: {stored}."
+    )
 
 
 def _verdict_words(verdict: str) -> str:
@@ -84,7 +121,8 @@ def _html_table(table: Any) -> str:
         return f"<td{cls}>{_h(value)}</td>"
 
     body = "".join("<tr>" + "".join(cell(v) for v in row) + "</tr>" for row in table.rows)
-    return f"<table><caption>{_h(table.caption)}</caption><tr>{head}</tr>{body}</table>"
+    notes = "".join(f"<p class='note'>{_h(note)}</p>" for note in table.notes)
+    return f"<table><caption>{_h(table.caption)}</caption><tr>{head}</tr>{body}</table>{notes}"
 
 
 def render_html(
@@ -158,6 +196,7 @@ def render_markdown(
             lines.append("|" + "---|" * len(t.headers))
             lines += ["| " + " | ".join(_md_cell(v) for v in row) + " |" for row in t.rows]
             lines.append("")
+            lines += [f"*{note}*\n" for note in t.notes]
     lines += ["---", "", footer, ""]
     return "\n".join(lines)
 

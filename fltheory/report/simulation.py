@@ -1,9 +1,12 @@
 """Section 5 of the report: the simulator against the theory on the same availability model.
 
-FedAvg with fixed q = α on quadratic clients (the small population whose exact Markov limit is
-computable), its running time average with 95 % bands against the exact limit, the simulated
-loss gap against the exact bias and the bias bounds, Lemma 16's envelope, and Synthetic LEAF runs
-of three algorithms on the whole population — all through :func:`fltheory.simulate`.
+The configured aggregation rule (``[problem] weights``: fixed q = α or q = α/π, CA-Fed eq. 3)
+on quadratic clients of the small setting (whose exact Markov limit is computable), its running
+time average with 95 % bands against that rule's exact limit, the simulated loss gap against
+the exact stationary gap, the exact bias and the bias bounds, Lemma 16's envelope, and
+Synthetic LEAF runs of three algorithms on the whole setting — all through
+:func:`fltheory.simulate`. Bands of a non-negative quantity (a loss gap, a loss) are clipped
+at 0, and say so.
 """
 
 import math
@@ -12,8 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.markov.population import Population
+from fltheory.markov.chain import MarkovChain
+from fltheory.markov.clustered import ClusteredChain
+from fltheory.markov.product import ProductChain
 from fltheory.report.config import ReportConfig
+from fltheory.report.setting import RULES, ReportSetting
 
 #: progress(message): one line per long step.
 Progress = Callable[[str], None]
@@ -33,13 +39,37 @@ def _band(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values.mean(axis=0), quantile * values.std(axis=0, ddof=1) / math.sqrt(r)
 
 
-def envelope_small(population: Population) -> dict[str, Any]:
-    """Lemma 16's envelope E(t) = max_ij |[Pᵗ]_ij − ρ_j| vs C_P λᵗ on one client of each
-    group (16 states; the dense envelope of 2^N states is out of reach for N = 100)."""
-    from fltheory.markov.product import ProductChain
+#: Most states of the chain whose Lemma 16 envelope is drawn (300 dense steps of M³).
+ENVELOPE_STATES = 64
 
-    idx = [int(np.flatnonzero(population.labels == g)[0]) for g in range(4)]
-    chain = ProductChain(population.pi[idx], population.lambda2[idx]).dense()
+
+def envelope_chain(setting: ReportSetting) -> tuple[MarkovChain, list[int]] | None:
+    """(a chain small enough for the dense envelope, the clients it holds): one client of each
+    of the first four groups (independent clients), the first four clusters, or a dense chain
+    of at most :data:`ENVELOPE_STATES` states; None otherwise."""
+    chain = setting.chain
+    if isinstance(chain, ProductChain):
+        present = [g for g in range(len(setting.group_names)) if (setting.labels == g).any()]
+        idx = [int(np.flatnonzero(setting.labels == g)[0]) for g in present[:4]]
+        return ProductChain(chain.client_availability[idx], chain.lambda2[idx]).dense(), idx
+    if isinstance(chain, ClusteredChain):
+        clusters = chain.cluster_chain
+        k = min(4, clusters.n_clients)
+        sub = ProductChain(clusters.client_availability[:k], clusters.lambda2[:k])
+        first = [int(np.flatnonzero(np.asarray(chain.assignment) == c)[0]) for c in range(k)]
+        return sub.dense(), first
+    if isinstance(chain, MarkovChain) and chain.n_states <= ENVELOPE_STATES:
+        return chain, list(range(chain.n_clients or 0))
+    return None
+
+
+def envelope_small(setting: ReportSetting) -> dict[str, Any] | None:
+    """Lemma 16's envelope E(t) = max_ij |[Pᵗ]_ij − ρ_j| vs C_P λᵗ on a few clients of the
+    setting (:func:`envelope_chain`; the dense envelope of 2^N states is out of reach)."""
+    found = envelope_chain(setting)
+    if found is None:
+        return None
+    chain, idx = found
     consts = chain.constants()
     env = chain.envelope(300)
     t = np.arange(env.values.size)
@@ -61,24 +91,37 @@ def envelope_small(population: Population) -> dict[str, Any]:
     }
 
 
+def clipped(mean: float, half: float) -> tuple[float, float]:
+    """The 95 % interval mean ± half of a non-negative quantity, its lower end clipped at 0.
+
+    >>> clipped(0.5, 2.0)
+    (0.0, 2.5)
+    """
+    return max(0.0, mean - half), mean + half
+
+
 def simulation_section(
     cfg: ReportConfig,
-    small: Population,
+    setting: ReportSetting,
+    small: ReportSetting,
     u_small: np.ndarray,
+    setup_small: Any,
     progress: Progress,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Section 5: FedAvg with fixed q = α on the small population (quadratic clients), its
-    running time average against the exact limit, the simulated F(x̄) − F* against the exact
-    bias and the bias bounds, Lemma 16's envelope, and Synthetic LEAF runs on the whole
-    population."""
+    """Section 5: the configured rule (fixed q of ``setup_small``) simulated on the small
+    setting (quadratic clients), its running time average against that rule's exact limit,
+    the simulated F(w) − F* against the exact stationary E[F(w)] − F*, the exact bias and the
+    bias bounds, Lemma 16's envelope, and Synthetic LEAF runs on the whole setting."""
     from fltheory.api import aggregation_limit, bound_report, simulate
 
     s = cfg.simulation
     steps = cfg.problem.local_steps
+    rule = RULES[cfg.problem.weights]
     progress(
-        f"simulating FedAvg on {small.n_clients} quadratic clients "
+        f"simulating {rule} on {small.n_clients} quadratic clients "
         f"({s.rounds} rounds × {s.seeds} runs)"
     )
+    q = np.asarray(setup_small.q, dtype=float)
     sim = simulate(
         {
             "name": "report-quadratic",
@@ -88,13 +131,15 @@ def simulation_section(
             "threads": 1,
             "run": {"rounds": s.rounds, "local_steps": steps},
             "problem": {"kind": "quadratic", "u": u_small.tolist()},
-            "availability": {
-                "kind": "two_state",
-                "pi": small.pi.tolist(),
-                "lambda2": small.lambda2.tolist(),
-            },
+            "availability": small.simulation_table(),
             "algorithms": [
-                {"name": "fedavg", "rule": "fixed", "lr": s.lr, "server_lr": s.server_lr}
+                {
+                    "name": "fedavg",
+                    "rule": "fixed",
+                    "q": q.tolist(),
+                    "lr": s.lr,
+                    "server_lr": s.server_lr,
+                }
             ],
         }
     )
@@ -108,40 +153,52 @@ def simulation_section(
     final_mean, final_half = _band(running[:, -1, :])
     limit = aggregation_limit(
         u_small,
-        chain=small.chain(),
+        chain=small.chain,
+        q=q,
         normalised=False,
+        alpha=setup_small.alpha,
         lr=s.lr,
         local_steps=steps,
         server_lr=s.server_lr,
     )
     inside = bool(np.all(np.abs(final_mean - limit.limit) <= final_half + 1e-12))
-    # Exact bias vs the bias bounds on the same clients.
-    from fltheory.report.data import problem_setup
-
-    setup = problem_setup(cfg, small, u_small)
-    bounds = bound_report(setup)
-    problem = setup.problem
-    sim_gap = np.array(
-        [[problem.F(w) - problem.F(problem.w_star) for w in r[burn:]] for r in server]
-    )
+    # Exact bias vs the bias bounds on the same clients, with the same rule.
+    bounds = bound_report(setup_small)
+    problem = setup_small.problem
+    f_star = problem.F(problem.w_star)
+    sim_gap = np.array([[problem.F(w) - f_star for w in r[burn:]] for r in server])
+    gap_mean = float(sim_gap.mean())
+    gap_half = float(_band(sim_gap.mean(axis=1, keepdims=True))[1][0])
+    # F(w) − F* = ½‖w − w*‖² (identity Hessians, Σα = 1): its stationary mean is exact.
+    stationary = None if limit.expected_sq_distance is None else 0.5 * limit.expected_sq_distance
     numbers = {
+        "rule": rule,
+        "q": q,
         "n_clients": small.n_clients,
+        "clients_of_setting": setting.n_clients,
         "rounds": s.rounds,
         "seeds": s.seeds,
         "burn_in_rounds": burn,
         "time_average": final_mean,
         "time_average_ci95": final_half,
         "exact_limit": limit.limit,
+        "limit_method": limit.method,
         "limit_inside_ci95": inside,
         "distance_time_average_to_limit": float(np.linalg.norm(final_mean - limit.limit)),
         "bias": {
             "exact": bounds.theorem1.exact,
+            "exact_at_limit": float(problem.F(limit.limit) - f_star),
+            "exact_stationary_gap": stationary,
             "theorem1": bounds.theorem1.value,
             "theorem3": bounds.theorem3.value,
             "theorem1_holds": bounds.theorem1.holds,
             "theorem3_holds": bounds.theorem3.holds,
-            "simulated_gap_time_average": float(sim_gap.mean()),
-            "simulated_gap_ci95": float(_band(sim_gap.mean(axis=1, keepdims=True))[1][0]),
+            "simulated_gap_time_average": gap_mean,
+            "simulated_gap_ci95": gap_half,
+            "simulated_gap_interval": clipped(gap_mean, gap_half),
+            "stationary_gap_inside_ci95": None
+            if stationary is None
+            else bool(abs(gap_mean - stationary) <= gap_half + 1e-12),
         },
         "seconds": run.seconds,
     }
@@ -152,14 +209,18 @@ def simulation_section(
         "exact_limit": limit.limit,
     }
     env = envelope_small(small)
-    numbers["lemma16_envelope"] = {k: v for k, v in env.items() if k not in ("t", "E", "bound")}
-    series["envelope"] = {k: env[k] for k in ("t", "E", "bound", "T_P")}
+    numbers["lemma16_envelope"] = (
+        None if env is None else {k: v for k, v in env.items() if k not in ("t", "E", "bound")}
+    )
+    if env is not None:
+        series["envelope"] = {k: env[k] for k in ("t", "E", "bound", "T_P")}
     if s.leaf:
         progress(
-            f"simulating Synthetic LEAF on {cfg.population.n} clients "
+            f"simulating Synthetic LEAF on {setting.n_clients} clients "
             f"({s.leaf_rounds} rounds × {s.leaf_seeds} runs)"
         )
         p = cfg.population
+        table = setting.availability.table or setting.simulation_table()
         leaf = simulate(
             {
                 "name": "report-leaf",
@@ -172,17 +233,11 @@ def simulation_section(
                     "kind": "synthetic_leaf",
                     "gamma": 0.5,
                     "delta": 0.5,
-                    "n_clients": p.n,
+                    "n_clients": setting.n_clients,
                     "ridge": 1e-2,
                     "alpha": "samples",
                 },
-                "availability": {
-                    "kind": "ca_fed",
-                    "g": p.g,
-                    "nu": p.nu,
-                    "eps": p.eps,
-                    "split": p.split,
-                },
+                "availability": table,
                 "algorithms": [
                     {"name": "unbiased", "lr": 0.03, "server_lr": 5.0},
                     {"name": "more_available", "lr": 1.0, "server_lr": 2.0},
@@ -206,6 +261,7 @@ def simulation_section(
             leaf_numbers[r.label] = {
                 "final_objective": float(m[-1]),
                 "final_objective_ci95": float(h[-1]),
+                "final_objective_interval": clipped(float(m[-1]), float(h[-1])),
                 "final_accuracy": None if acc is None else float(acc[:, -1].mean()),
                 "inclusion_rate": float(r.included.mean()),
             }

@@ -21,19 +21,20 @@ True
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
 from fltheory.config import Strict
 from fltheory.registry import Registry
-from fltheory.sim.models import Model
 
 if TYPE_CHECKING:  # the algorithm modules import this one to register themselves
+    import torch
+
     from fltheory.sim.algorithms.base import Algorithm
+    from fltheory.sim.models import Model
 
 #: (built object, named boolean client masks reported per group in the summary).
 Built = tuple[Any, dict[str, np.ndarray]]
@@ -44,7 +45,7 @@ ALGORITHMS: "Registry[Algorithm]" = Registry(
 PROBLEMS: Registry[Built] = Registry(
     "problem kind", package="fltheory.sim.plugins.problems", group="fltheory.problems"
 )
-MODELS: Registry[Model] = Registry(
+MODELS: "Registry[Model]" = Registry(
     "model", package="fltheory.sim.plugins.models", group="fltheory.models"
 )
 AVAILABILITY: Registry[Built] = Registry(
@@ -84,6 +85,14 @@ class ModelShape:
     image: tuple[int, int, int] | None = None
 
 
+def _float64() -> "torch.dtype":
+    """torch.float64, importing torch only when a problem is built (the availability plug-ins
+    of this module serve the theory commands, which never load torch)."""
+    import torch
+
+    return torch.float64
+
+
 @dataclass(frozen=True, eq=False)
 class ProblemContext:
     """What a problem builder is given: the seed, torch placement, and a model factory.
@@ -97,8 +106,8 @@ class ProblemContext:
 
     seed: int
     device: str = "cpu"
-    dtype: torch.dtype = torch.float64
-    model: Callable[[ModelShape], Model] | None = None
+    dtype: "torch.dtype" = field(default_factory=_float64)
+    model: "Callable[[ModelShape], Model] | None" = None
 
 
 @dataclass(frozen=True)

@@ -27,14 +27,32 @@ from pathlib import Path
 from typing import Any
 
 from fltheory.config.files import load_toml, regular_file
-from fltheory.config.schema import suggest
+from fltheory.config.schema import key_hint, suggest
 from fltheory.errors import InputError
 from fltheory.sweep.store import SEED_MAX, SEED_MIN
 
 #: The most runs (points × seeds) one sweep may name.
 MAX_RUNS = 100_000
-#: The keys of a sweep file.
-SWEEP_KEYS = ("base", "seeds", "axes")
+#: The keys of a sweep file: (type, default, meaning), for the checks and docs/sweep_file.md.
+SWEEP_KEY_DOCS: dict[str, tuple[str, str, str]] = {
+    "base": (
+        "a string",
+        "required",
+        "the base simulation config (docs/simulation_file.md), relative to the sweep file",
+    ),
+    "seeds": (
+        "an integer (≥ 1) or a list of integers (≥ 0)",
+        "`1`",
+        "n: master seeds 0..n−1, or the seeds listed; each run has seeds = 1",
+    ),
+    "axes": (
+        "a table of lists",
+        "`{}`",
+        'dotted keys of the base config → the values they take ("run.lr", '
+        '"availability.groups.0.pi", "algorithms.0.lr"); the runs are their product × seeds',
+    ),
+}
+SWEEP_KEYS = tuple(SWEEP_KEY_DOCS)
 #: Top-level config keys an axis may not set (the sweep's ``seeds`` sets them).
 RESERVED = ("seed", "seeds")
 
@@ -173,9 +191,10 @@ def resolve(raw: dict[str, Any], source: str | None = None) -> dict[str, Any]:
     (0.1, 'fedavg', 1)
     """
     from fltheory.config.schema import check_keys, parse
+    from fltheory.sim.availability_spec import availability_params
     from fltheory.sim.config.loader import plugin, resolve_device
     from fltheory.sim.config.tables import AlgorithmOptions, SimFile
-    from fltheory.sim.registries import ALGORITHMS, AVAILABILITY, MODELS, PROBLEMS
+    from fltheory.sim.registries import ALGORITHMS, MODELS, PROBLEMS
 
     top = parse(SimFile, raw, source=source)
     out: dict[str, Any] = top.model_dump(mode="json")
@@ -193,8 +212,8 @@ def resolve(raw: dict[str, Any], source: str | None = None) -> dict[str, Any]:
         out["problem"].update(model_params.model_dump(mode="json"))
     check_keys(body, [*own, *model_fields], table="problem", source=source)
     out["problem"].update(params.model_dump(mode="json"))
-    entry, body = plugin(AVAILABILITY, top.availability, "kind", "availability", source)
-    avail = parse(entry.params, body, table="availability", source=source)
+    _, avail, _ = availability_params(top.availability, source)
+    _check_clients(params, top.availability, source)
     out["availability"].update(avail.model_dump(mode="json"))
     options = AlgorithmOptions.model_fields
     for i, item in enumerate(top.algorithms):
@@ -208,6 +227,25 @@ def resolve(raw: dict[str, Any], source: str | None = None) -> dict[str, Any]:
         resolved = {**opts.model_dump(mode="json"), **algo.model_dump(mode="json")}
         out["algorithms"][i].update({**resolved, "label": opts.label or entry.name})
     return out
+
+
+def _check_clients(problem: Any, availability: dict[str, Any], source: str | None) -> None:
+    """Refuse an ``[availability]`` table whose own number of clients differs from the
+    problem's, when both are known without building anything (a problem's ``n_clients`` or the
+    rows of its ``u``); a table reading a file is checked when its run builds it."""
+    from fltheory.config.schema import table_name
+    from fltheory.sim.availability_spec import table_size
+
+    n = getattr(problem, "n_clients", None)
+    u = getattr(problem, "u", None)
+    if n is None and isinstance(u, list):
+        n = len(u)
+    if "path" in availability:  # a table that reads a file is checked when it is built
+        return
+    own = table_size(availability, source=source)
+    if isinstance(n, int) and own is not None and own != n:
+        where = table_name("availability", source)
+        raise InputError(f"{where}: the table describes {own} clients, the problem has {n}")
 
 
 def run_key(resolved: dict[str, Any]) -> str:
@@ -249,7 +287,7 @@ def load_sweep(path: str | Path) -> Sweep:
     where = f"the sweep file {path}"
     for key in data:
         if key not in SWEEP_KEYS:
-            raise InputError(f"unknown key '{key}' in {where}{suggest(key, SWEEP_KEYS)}")
+            raise InputError(f"unknown key '{key}' in {where}{key_hint(key, SWEEP_KEYS)}")
     if "base" not in data:
         raise InputError(f"missing key 'base' (the base config) in {where}")
     if not isinstance(data["base"], str) or not data["base"]:

@@ -88,9 +88,12 @@ PYTHON_ONLY: list[tuple[Any, str]] = [
     (lambda: fltheory.chain_report(DENSE, t_max=1.5), "t_max must be an integer >= 1"),
     (lambda: fltheory.chain_report(DENSE, t_max="10"), "t_max must be an integer >= 1"),
     (lambda: fltheory.chain_report(DENSE, exact="no"), "exact must be True or False"),
-    (lambda: fltheory.chain_report([[0.5, 0.5], [0.3, 0.7]]), "chain must be a MarkovChain"),
-    (lambda: fltheory.optimal_weights(42), "setup must be a ProblemSetup or a problem file"),
-    (lambda: fltheory.bound_report(42), "setup must be a ProblemSetup or a problem file"),
+    (
+        lambda: fltheory.chain_report([[0.5, 0.5], [0.3, 0.7]]),
+        "must be an AvailabilityChain (MarkovChain",
+    ),
+    (lambda: fltheory.optimal_weights(42), "setup must be a ProblemSetup, a problem file"),
+    (lambda: fltheory.bound_report(42), "setup must be a ProblemSetup, a problem file"),
     (
         lambda: fltheory.bound_report(EXAMPLES / "quadratic_small.toml", use_safe_T_P="no"),
         "use_safe_T_P must be True or False",

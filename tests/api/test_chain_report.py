@@ -129,5 +129,5 @@ def test_clustered_report_fields() -> None:
 
 
 def test_unknown_chain_type_is_refused():
-    with pytest.raises(InputError, match="chain must be a MarkovChain"):
+    with pytest.raises(InputError, match=r"must be an AvailabilityChain \(MarkovChain"):
         chain_report(object())  # type: ignore[arg-type]

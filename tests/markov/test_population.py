@@ -12,6 +12,7 @@ from fltheory.markov.population import (
     ca_fed_population,
     group_sizes,
     load_clients_csv,
+    read_clients_csv,
 )
 
 
@@ -97,7 +98,14 @@ def test_csv_reads_columns_in_any_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "error", "fragment"),
     [
-        ("pi,lam\n0.5,0\n", InputError, "missing column 'lambda2'"),
+        ("pi,lam\n0.5,0\n", InputError, "unknown column 'lam'; did you mean 'lambda2'?"),
+        ("pi,count\n0.5,1\n", InputError, "missing column 'lambda2'"),
+        ("pi,lambda2,region\n0.5,0,eu\n", InputError, "unknown column 'region' (the columns"),
+        ("pi,lambda2,pi\n0.5,0,0.5\n", InputError, "column 'pi' appears twice"),
+        ("pi,lambda2,count\n0.5,0,2.5\n", InputError, "line 2: count=2.5 is not a positive"),
+        ("pi,lambda2,count\n0.5,0,0\n", InputError, "line 2: count=0 is not a positive"),
+        ("pi,lambda2,count\n0.5,0,1e9\n", InputError, "at most 10,000,000 are accepted"),
+        ("name,pi,lambda2\n,0.5,0\n", InputError, "line 2: empty name"),
         ("pi,lambda2\n0.5,0\n0.5,abc\n", InputError, "line 3: lambda2='abc'"),
         ("pi,lambda2\n0.5,0\n0.5,nan\n", InputError, "line 3: lambda2='nan'"),
         ("pi,lambda2\n0.9,-0.5\n", InputError, "line 2: lambda2=-0.5 is outside"),
@@ -111,6 +119,23 @@ def test_csv_rejections(tmp_path: Path, text: str, error: type, fragment: str) -
     with pytest.raises(error) as info:
         load_clients_csv(write(tmp_path, text))
     assert fragment in str(info.value) and "\n" not in str(info.value)
+
+
+def test_csv_count_column_expands_rows_into_named_groups(tmp_path: Path) -> None:
+    # The wall of issue 26: a count column was ignored (3 clients instead of 10).
+    text = "name,pi,lambda2,count\noffice,0.85,0.2,4\nhome,0.5,0.7,4\nmobile,0.15,0.95,2\n"
+    rows = read_clients_csv(write(tmp_path, text))
+    assert rows.n_clients == 10
+    np.testing.assert_array_equal(rows.pi, [0.85] * 4 + [0.5] * 4 + [0.15] * 2)
+    np.testing.assert_array_equal(rows.lambda2, [0.2] * 4 + [0.7] * 4 + [0.95] * 2)
+    sizes = {k: int(v.sum()) for k, v in rows.groups.items()}
+    assert sizes == {"office": 4, "home": 4, "mobile": 2}
+    # the numeric fast path (no name column) expands alike, one group per row
+    rows = read_clients_csv(write(tmp_path, "pi,lambda2,count\n0.85,0.2,4\n0.15,0.95,2\n"))
+    assert rows.n_clients == 6 and [int(m.sum()) for m in rows.groups.values()] == [4, 2]
+    # rows of one name form one group, wherever they sit
+    rows = read_clients_csv(write(tmp_path, "name,pi,lambda2\na,0.9,0\nb,0.1,0\na,0.8,0\n"))
+    assert rows.groups["a"].tolist() == [True, False, True]
 
 
 def test_csv_missing_file(tmp_path: Path) -> None:

@@ -90,7 +90,7 @@ def test_bernoulli_limit_matches_a_fixed_point(small_report, small_config) -> No
     pop = population_of(small_config)
     u = client_optima(small_config, pop)
     expected = (pop.pi / pop.pi.sum()) @ u
-    assert rep["limit"]["bernoulli_fixed_q_alpha"]["limit"] == pytest.approx(expected, abs=1e-9)
+    assert rep["limit"]["bernoulli_fixed_q"]["limit"] == pytest.approx(expected, abs=1e-9)
     assert rep["limit"]["bernoulli_fedavg_mean"]["optimum"] == pytest.approx(u.mean(0))
 
 

@@ -118,7 +118,7 @@ def test_shipped_examples_parse(name):
         ),
         (
             lambda t: t.replace('kind = "ca_fed"', 'kind = "two_state"\npi = 0.5'),
-            "missing key 'lambda2' in [availability] of",
+            ": missing key 'lambda2' (give 'pi' and 'lambda2', or 'groups')",
         ),
         (lambda t: t.replace("k = 3", "k = 30"), "needs 1 <= k <= 8"),
         (lambda t: t.replace("kappa2 = 0.5", "kappa2 = -1"), "key 'kappa2' in [algorithms.1] of"),

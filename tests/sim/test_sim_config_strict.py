@@ -185,7 +185,7 @@ BUILD_ERRORS = [
     ),
     (
         _sub("p = [", "p_groups = [0.5]\np = ["),
-        "[availability] of {}: give either 'p' or 'p_groups' (exactly one of them)",
+        "[availability] of {}: give exactly one of 'p', 'p_groups' and 'groups'",
     ),
     (
         _sub("p = [0.3, 0.5, 0.7, 0.9]", "p = 1.5"),

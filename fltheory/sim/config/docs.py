@@ -124,7 +124,14 @@ def plugins_markdown() -> str:
         "Availability",
         AVAILABILITY,
         "kind",
-        "The `[availability]` table (`fltheory/sim/plugins/availability/`).",
+        "The `[availability]` table (`fltheory/sim/plugins/availability/`), the one "
+        "availability model of every command: the problem file, the report file and "
+        "`fltheory chain --config` / `limit --chain` take the same table, and the Python API "
+        "the same dict. Every kind also takes `n_clients`: N for a table that does not fix it "
+        "(a simulation takes N from its problem and checks it). A table fixes N when it lists "
+        "one value per client, has `groups` (each a `count` of identical clients, with an "
+        "optional `name` used in the outputs) or reads a file. The theory commands need a "
+        "stationary chain: `day_cycle` and `trace` have none.",
     )
     return "\n".join(parts)
 

@@ -26,7 +26,6 @@ from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
 from fltheory.sim.local_minima import local_minima
 from fltheory.sim.registries import (
     ALGORITHMS,
-    AVAILABILITY,
     MODELS,
     PROBLEMS,
     AlgorithmContext,
@@ -271,18 +270,19 @@ def build_availability(
     >>> process.pi.tolist()
     [0.5, 0.5, 0.5]
     """
-    entry, body = plugin(AVAILABILITY, data, "kind", "availability", source)
-    params = parse(entry.params, body, table="availability", source=source)
+    from fltheory.sim.availability_spec import build_table
+
+    built = build_table(
+        data,
+        n_clients=ctx.n_clients,
+        seed=ctx.seed,
+        base=ctx.base,
+        source=source,
+        context="the problem",
+    )
     if resolved is not None:
-        resolved.update(params.model_dump(mode="json"))
-    with located("availability", source):
-        process, groups = entry.build(params, ctx)
-    if process.n_clients != ctx.n_clients:
-        raise InputError(
-            f"{table_name('availability', source)} describes {process.n_clients} clients, "
-            f"the problem {ctx.n_clients}"
-        )
-    return process, groups
+        resolved.update({k: v for k, v in built.resolved.items() if k != "kind"})
+    return built.process, built.groups
 
 
 def build_algorithm(

@@ -6,11 +6,13 @@
 [0.25, 0.25, 0.25, 0.25]
 """
 
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 from pydantic import Field
 
+from fltheory.config import Strict
 from fltheory.errors import InputError
 
 #: Target weights α of eq. (1) of a problem with data: proportional to the local sample counts,
@@ -56,6 +58,73 @@ def per_client(value: PerClient, n: int, key: str) -> np.ndarray:
     if arr.shape != (n,):
         raise InputError(f"'{key}' must be a number or a list of {n} numbers, got {arr.size}")
     return arr
+
+
+#: Most clients an [availability] table's groups may describe.
+MAX_GROUP_CLIENTS = 10_000_000
+
+
+class Group(Strict):
+    """One group of identical clients: ``count`` of them, an optional ``name``; the kind's own
+    group class adds the per-client values (π and λ₂, or p)."""
+
+    count: int = Field(ge=1, description="number of clients in the group")
+    name: str | None = Field(
+        None, min_length=1, max_length=100, description="the group's name (default 'group i')"
+    )
+
+
+def group_names(groups: Sequence[Group]) -> list[str]:
+    """The groups' names (``group i`` for an unnamed one), refused when two coincide.
+
+    >>> group_names([Group(count=1, name="office"), Group(count=2)])
+    ['office', 'group 1']
+    """
+    names = [g.name or f"group {i}" for i, g in enumerate(groups)]
+    for name in names:
+        if names.count(name) > 1:
+            raise InputError(f"two groups are named '{name}'")
+    return names
+
+
+def group_count(groups: Sequence[Group]) -> int:
+    """Σ count: the clients the groups describe, refused beyond :data:`MAX_GROUP_CLIENTS`.
+
+    >>> group_count([Group(count=3), Group(count=4)])
+    7
+    """
+    total = sum(g.count for g in groups)
+    if total > MAX_GROUP_CLIENTS:
+        raise InputError(
+            f"the groups count {total:,} clients; at most {MAX_GROUP_CLIENTS:,} are accepted"
+        )
+    return total
+
+
+def expand_groups(
+    groups: Sequence[Group], n: int, keys: Sequence[str]
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """({key: (N,) values}, {group name: (N,) mask}) of ``groups`` for N clients, in order:
+    the first ``count`` clients are the first group, and so on.
+
+    >>> class G(Group):
+    ...     p: float
+    >>> values, masks = expand_groups([G(count=2, p=0.9, name="a"), G(count=1, p=0.1)], 3, ["p"])
+    >>> values["p"].tolist(), {k: v.tolist() for k, v in masks.items()}
+    ([0.9, 0.9, 0.1], {'a': [True, True, False], 'group 1': [False, False, True]})
+    """
+    if not groups:
+        raise InputError("'groups' must list at least one group")
+    names = group_names(groups)
+    total = group_count(groups)
+    if total != n:
+        raise InputError(f"the groups count {total} clients, but the setting has {n}")
+    counts = [g.count for g in groups]
+    label = np.repeat(np.arange(len(groups)), counts)
+    values = {
+        key: np.repeat(np.array([float(getattr(g, key)) for g in groups]), counts) for key in keys
+    }
+    return values, {name: label == i for i, name in enumerate(names)}
 
 
 def rectangular(value: list, key: str, ndims: tuple[int, ...] = (2,)) -> np.ndarray:

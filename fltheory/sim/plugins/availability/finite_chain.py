@@ -1,5 +1,7 @@
 """Any finite Markov chain of availability states (CA-Fed ToN Section III)."""
 
+from pathlib import Path
+
 from pydantic import Field
 
 from fltheory.config import Strict
@@ -13,6 +15,14 @@ class FiniteChainParams(Strict):
 
     matrix: list[list[float]] = Field(description="transition matrix P (M × M, rows sum to 1)")
     state_clients: list[list[int]] = Field(description="M × N 0/1 map: who is active in each state")
+
+    def size(self, base: Path) -> int | None:
+        """N, the columns of the state map.
+
+        >>> FiniteChainParams(matrix=[[1.0]], state_clients=[[1, 0, 1]]).size(Path("."))
+        3
+        """
+        return len(self.state_clients[0]) if self.state_clients else None
 
 
 @AVAILABILITY.register("finite_chain", params=FiniteChainParams)

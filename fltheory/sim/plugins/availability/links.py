@@ -4,6 +4,7 @@ The link probabilities p_i are given either as ``p`` (one number for every clien
 client) or as ``p_groups`` (one number per block of consecutive clients, blocks of equal size).
 """
 
+from pathlib import Path
 from typing import Self
 
 import numpy as np
@@ -12,23 +13,49 @@ from pydantic import Field, model_validator
 from fltheory.config import Strict
 from fltheory.errors import InputError
 from fltheory.sim.availability import BernoulliLinks, DayCycleLinks, UniformNoiseLinks
-from fltheory.sim.plugins.fields import PerClient, per_client
+from fltheory.sim.plugins.fields import Group, PerClient, expand_groups, group_count, per_client
 from fltheory.sim.registries import AVAILABILITY, AvailabilityContext, Built
 
 
+class LinkGroup(Group):
+    """A group of ``count`` clients with the same link probability p."""
+
+    p: float = Field(description="link probability p of the group's clients")
+
+
 class LinkParams(Strict):
-    """Per-client link probabilities p_i: ``p`` or ``p_groups``, exactly one of them."""
+    """Per-client link probabilities p_i: ``p``, ``p_groups`` or ``groups``, exactly one."""
 
     p: PerClient | None = Field(None, description="p_i: a number for every client, or one each")
     p_groups: list[float] | None = Field(
         None, description="instead of p: one p per block of consecutive clients (equal blocks)"
     )
+    groups: list[LinkGroup] | None = Field(
+        None,
+        description="instead of p: groups of identical clients, each with count, p and an "
+        "optional name",
+    )
 
     @model_validator(mode="after")
     def _one_of_p(self) -> Self:
-        if (self.p is None) == (self.p_groups is None):
-            raise ValueError("give either 'p' or 'p_groups' (exactly one of them)")
+        given = [key for key in ("p", "p_groups", "groups") if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of 'p', 'p_groups' and 'groups'")
         return self
+
+    def size(self, base: Path) -> int | None:
+        """The number of clients the table fixes (None: it fits any number).
+
+        >>> LinkParams(groups=[{"count": 3, "p": 0.5}]).size(Path("."))
+        3
+        """
+        if self.groups is not None:
+            return group_count(self.groups)
+        return len(self.p) if isinstance(self.p, list) else None
+
+    def named_groups(self, n: int) -> dict[str, np.ndarray]:
+        """The clients of each of ``groups`` (none without them)."""
+        return {} if self.groups is None else expand_groups(self.groups, n, ())[1]
 
     def probabilities(self, n: int) -> np.ndarray:
         """The (N,) p_i.
@@ -38,6 +65,8 @@ class LinkParams(Strict):
         """
         if self.p is not None:
             return per_client(self.p, n, "p")
+        if self.groups is not None:
+            return expand_groups(self.groups, n, ("p",))[0]["p"]
         groups = np.asarray(self.p_groups, dtype=float)
         if not 1 <= groups.size <= n:
             raise InputError(f"'p_groups' must list 1 to {n} probabilities, got {groups.size}")
@@ -52,7 +81,8 @@ def build_bernoulli(params: LinkParams, ctx: AvailabilityContext) -> Built:
     >>> build_bernoulli(LinkParams(p=0.5), AvailabilityContext(3, 0))[0].pi.tolist()
     [0.5, 0.5, 0.5]
     """
-    return BernoulliLinks(params.probabilities(ctx.n_clients)), {}
+    n = ctx.n_clients
+    return BernoulliLinks(params.probabilities(n)), params.named_groups(n)
 
 
 class UniformNoiseParams(LinkParams):
@@ -68,7 +98,8 @@ def build_uniform_noise(params: UniformNoiseParams, ctx: AvailabilityContext) ->
     >>> build_uniform_noise(UniformNoiseParams(p=0.5), AvailabilityContext(2, 0))[0].half_width
     0.02
     """
-    return UniformNoiseLinks(params.probabilities(ctx.n_clients), params.half_width), {}
+    n = ctx.n_clients
+    return UniformNoiseLinks(params.probabilities(n), params.half_width), params.named_groups(n)
 
 
 class DayCycleParams(LinkParams):
@@ -90,4 +121,4 @@ def build_day_cycle(params: DayCycleParams, ctx: AvailabilityContext) -> Built:
     n = ctx.n_clients
     p = params.probabilities(n)
     phase = per_client(params.phase, n, "phase")
-    return DayCycleLinks(p, params.amplitude, params.period, phase), {}
+    return DayCycleLinks(p, params.amplitude, params.period, phase), params.named_groups(n)

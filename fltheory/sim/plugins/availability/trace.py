@@ -1,5 +1,7 @@
 """A recorded availability trace, replayed in every repetition."""
 
+from pathlib import Path
+
 from pydantic import Field
 
 from fltheory.config import Strict
@@ -12,6 +14,10 @@ class TraceParams(Strict):
     """Parameters of :class:`~fltheory.sim.availability.TraceReplay`."""
 
     path: str = Field(description="rounds × clients 0/1 trace, .csv or .npy (relative to config)")
+
+    def size(self, base: Path) -> int | None:
+        """N, the columns of the trace."""
+        return int(load_trace(base / self.path).shape[1])
 
 
 @AVAILABILITY.register("trace", params=TraceParams)

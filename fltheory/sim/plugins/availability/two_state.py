@@ -1,14 +1,15 @@
 """Independent two-state Markov clients (CA-Fed ToN eq. 236): given, read from a CSV of
 (π, λ₂) pairs, or the paper's four-group population (Section V-A(a))."""
 
-from typing import Literal
+from pathlib import Path
+from typing import Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from fltheory.config import Strict
-from fltheory.markov.population import authors_population, ca_fed_population, load_clients_csv
+from fltheory.markov.population import authors_population, ca_fed_population, read_clients_csv
 from fltheory.sim.availability import TwoStateChains
-from fltheory.sim.plugins.fields import PerClient, per_client
+from fltheory.sim.plugins.fields import Group, PerClient, expand_groups, group_count, per_client
 from fltheory.sim.registries import AVAILABILITY, AvailabilityContext, Built
 
 
@@ -100,11 +101,51 @@ def build_ca_fed_authors(params: AuthorsPopulationParams, ctx: AvailabilityConte
     return TwoStateChains(pop.pi, pop.lambda2), groups
 
 
-class TwoStateParams(Strict):
-    """Parameters of :class:`~fltheory.sim.availability.TwoStateChains`."""
+class TwoStateGroup(Group):
+    """A group of ``count`` two-state clients with the same π and λ₂."""
 
-    pi: PerClient = Field(description="stationary availability π_k (a number, or one per client)")
-    lambda2: PerClient = Field(description="second eigenvalue λ₂,k (a number, or one per client)")
+    pi: float = Field(description="stationary availability π of the group's clients")
+    lambda2: float = Field(description="second eigenvalue λ₂ of the group's clients")
+
+
+class TwoStateParams(Strict):
+    """Parameters of :class:`~fltheory.sim.availability.TwoStateChains`: ``pi`` and
+    ``lambda2``, or ``groups``.
+
+    >>> TwoStateParams(groups=[{"count": 2, "pi": 0.9, "lambda2": 0.5}]).size(Path("."))
+    2
+    """
+
+    pi: PerClient | None = Field(
+        None, description="stationary availability π_k (a number, or one per client)"
+    )
+    lambda2: PerClient | None = Field(
+        None, description="second eigenvalue λ₂,k (a number, or one per client)"
+    )
+    groups: list[TwoStateGroup] | None = Field(
+        None,
+        description="instead of pi and lambda2: groups of identical clients, each with count, "
+        "pi, lambda2 and an optional name",
+    )
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Self:
+        if self.groups is not None:
+            if self.pi is not None or self.lambda2 is not None:
+                raise ValueError("give either 'groups' or 'pi' and 'lambda2', not both")
+        elif self.pi is None or self.lambda2 is None:
+            missing = "pi" if self.pi is None else "lambda2"
+            raise ValueError(f"missing key '{missing}' (give 'pi' and 'lambda2', or 'groups')")
+        return self
+
+    def size(self, base: Path) -> int | None:
+        """The number of clients the table fixes (None: it fits any number)."""
+        if self.groups is not None:
+            return group_count(self.groups)
+        for value in (self.pi, self.lambda2):
+            if isinstance(value, list):
+                return len(value)
+        return None
 
 
 @AVAILABILITY.register("two_state", params=TwoStateParams)
@@ -116,19 +157,30 @@ def build_two_state(params: TwoStateParams, ctx: AvailabilityContext) -> Built:
     array([0. , 0.5])
     """
     n = ctx.n_clients
+    if params.groups is not None:
+        values, groups = expand_groups(params.groups, n, ("pi", "lambda2"))
+        return TwoStateChains(values["pi"], values["lambda2"]), groups
+    assert params.pi is not None and params.lambda2 is not None  # the validator checked
     return TwoStateChains(
         per_client(params.pi, n, "pi"), per_client(params.lambda2, n, "lambda2")
     ), {}
 
 
 class ClientsCSVParams(Strict):
-    """Parameters of :func:`~fltheory.markov.population.load_clients_csv`."""
+    """Parameters of :func:`~fltheory.markov.population.read_clients_csv`."""
 
-    path: str = Field(description="CSV with columns pi and lambda2 (relative to the config)")
+    path: str = Field(
+        description="CSV with columns pi and lambda2, and optionally count (the row stands for "
+        "that many clients) and name (the row's group); relative to the config"
+    )
+
+    def size(self, base: Path) -> int | None:
+        """The number of clients in the file (its counts added up)."""
+        return read_clients_csv(base / self.path).n_clients
 
 
 @AVAILABILITY.register("clients_csv", params=ClientsCSVParams)
 def build_clients_csv(params: ClientsCSVParams, ctx: AvailabilityContext) -> Built:
-    """Two-state chains with (π_k, λ₂,k) read from a CSV file, one row per client."""
-    pi, lambda2 = load_clients_csv(ctx.base / params.path)
-    return TwoStateChains(pi, lambda2), {}
+    """Two-state chains with (π_k, λ₂,k) read from a CSV file, one row per client or group."""
+    rows = read_clients_csv(ctx.base / params.path)
+    return TwoStateChains(rows.pi, rows.lambda2), rows.groups
