@@ -45,7 +45,7 @@ def run_case(name: str, argv: list[str], files: dict[str, object], limit: float)
         out, err = io.StringIO(), io.StringIO()
         status: object
         os.chdir(tmp)
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds: a loaded machine does not fail a case
         signal.setitimer(signal.ITIMER_REAL, limit)
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -56,7 +56,7 @@ def run_case(name: str, argv: list[str], files: dict[str, object], limit: float)
             status = f"crash: {type(exc).__name__}: {exc}"
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            seconds = time.perf_counter() - start
+            seconds = time.process_time() - start
             os.chdir(here)
     return {
         "name": name,
