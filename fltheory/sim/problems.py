@@ -21,7 +21,7 @@ from fltheory.sim import cpu_kernels
 from fltheory.sim.batches import RoundBatches
 from fltheory.sim.budget import chunk_bytes
 from fltheory.sim.data import FederatedData
-from fltheory.sim.models import LogisticRegression, Model
+from fltheory.sim.models import LogisticRegression, Model, SoftmaxRegression
 
 #: Largest number of padded feature entries a full-batch local step may gather at once.
 MAX_FULL_BATCH_ENTRIES = 50_000_000
@@ -281,6 +281,21 @@ class DataProblem:
         usable = self.compiled and cpu_kernels.AVAILABLE
         return usable and cpu32 and type(self.model) is LogisticRegression
 
+    def linear_kernel(self) -> tuple[np.ndarray, np.ndarray, int] | None:
+        """What the compiled local optimiser (:func:`~fltheory.sim.cpu_kernels.linear_local`,
+        the authors' mechanics) reads — the [x, 1, y] samples (S, d + 2), each client's first
+        row (N,) and the classes (1: binary logistic) — where it applies: numba installed,
+        softmax or logistic regression on CPU, ``compiled``; else None (the torch path)."""
+        model = self.model
+        cpu = self.device == "cpu" and self.dtype in (torch.float32, torch.float64)
+        if not (self.compiled and cpu_kernels.AVAILABLE and cpu):
+            return None
+        if type(model) is SoftmaxRegression:
+            return self._xy.numpy(), self._offsets_np, model.n_classes
+        if type(model) is LogisticRegression:
+            return self._xy.numpy(), self._offsets_np, 1
+        return None
+
     @property
     def n_clients(self) -> int:
         return self.data.n_clients
@@ -476,8 +491,44 @@ class DataProblem:
         y = self._y.index_select(0, rows).view(idx.shape)
         return self.model.local_sgd(theta, x, y, weight, lr, steps)
 
+    def kernel_eval(
+        self, w: torch.Tensor, which: str, *, loss: bool, correct: bool
+    ) -> tuple[torch.Tensor, torch.Tensor] | None:
+        """(Σ weight·loss, Σ weight·correct) per model and group through the compiled
+        evaluation (:func:`~fltheory.sim.cpu_kernels.linear_eval`) where it applies
+        (:meth:`linear_kernel`), else None: ``which`` = "objective" (training samples, weights
+        α_k/n_k, one group), "accuracy" (test samples, weights of :meth:`accuracy`, one group),
+        "clients" (test samples, weight 1, a group per client)."""
+        kernel = self.linear_kernel()
+        if kernel is None:
+            return None
+        sets = self.__dict__.setdefault("_eval_sets", {})
+        if which not in sets:
+            d = self.data
+            if which == "objective":
+                xy, weight = kernel[0], self._sample_w.numpy()
+                owner, groups = np.zeros(xy.shape[0], dtype=np.int64), 1
+            else:
+                xy = np.ones((d.x_test.shape[0], d.n_features + 2), dtype=kernel[0].dtype)
+                xy[:, : d.n_features], xy[:, -1] = d.x_test, d.y_test
+                if which == "accuracy":
+                    assert self._test_w is not None, "no client has test data"
+                    weight, groups = self._test_w.numpy(), 1
+                    owner = np.zeros(xy.shape[0], dtype=np.int64)
+                else:
+                    weight, groups = np.ones(xy.shape[0], dtype=xy.dtype), d.n_clients
+                    owner = FederatedData.owners(d.test_counts).astype(np.int64)
+            sets[which] = (xy, owner, weight, groups)
+        xy, owner, weight, groups = sets[which]
+        theta = w.detach().contiguous().numpy()
+        out = cpu_kernels.linear_eval(theta, xy, owner, weight, groups, kernel[2], loss, correct)
+        return torch.from_numpy(out[0]), torch.from_numpy(out[1])
+
     def objective(self, w: torch.Tensor) -> torch.Tensor:
         """F(w) = Σ_i (α_k(i)/n_k(i)) ℓ(w; ξ_i) + (ridge/2)‖w‖², in chunks of samples."""
+        fast = self.kernel_eval(w, "objective", loss=True, correct=False)
+        if fast is not None:
+            return fast[0][:, 0].to(self.dtype) + self.model.penalty(w)
         total = self.model.penalty(w)
         for s in range(0, self._x.shape[0], EVAL_CHUNK):
             x, y = self._x[s : s + EVAL_CHUNK], self._y[s : s + EVAL_CHUNK]
@@ -494,6 +545,9 @@ class DataProblem:
         """α-weighted mean of the clients' test accuracies (clients with test data)."""
         if self._test_w is None:
             return None
+        fast = self.kernel_eval(w, "accuracy", loss=False, correct=True)
+        if fast is not None:
+            return fast[1][:, 0].to(self.dtype)
         total = torch.zeros(w.shape[0], device=self.device, dtype=self.dtype)
         for s in range(0, self._xt.shape[0], EVAL_CHUNK):
             x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
@@ -505,6 +559,10 @@ class DataProblem:
         """(R, N) accuracy of each global model on each client's test set (NaN: no test data)."""
         if self._test_w is None:
             return None
+        counts = torch.as_tensor(self.data.test_counts, device=self.device, dtype=self.dtype)
+        fast = self.kernel_eval(w, "clients", loss=False, correct=True)
+        if fast is not None:
+            return fast[1].to(self.dtype) / counts
         n = self.n_clients
         towner = torch.as_tensor(FederatedData.owners(self.data.test_counts), device=self.device)
         hits = torch.zeros(w.shape[0], n, device=self.device, dtype=self.dtype)
@@ -512,7 +570,6 @@ class DataProblem:
             x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
             correct = self._correct(w, x, y).to(self.dtype)
             hits.index_add_(1, towner[s : s + EVAL_CHUNK], correct)
-        counts = torch.as_tensor(self.data.test_counts, device=self.device, dtype=self.dtype)
         return hits / counts
 
     def distance(self, w: torch.Tensor) -> None:
