@@ -1,25 +1,41 @@
-"""Compiled kernels (numba) for the plain-SGD local step of logistic regression on CPU.
+"""Compiled kernels (numba) for the CPU local steps and evaluation of linear models.
 
-:func:`sample_rows` turns a small :class:`~fltheory.sim.batches.BatchPlan`'s raw words into
-the sample rows of the participating (repetition, client) pairs only — the multiply-shift of
-:func:`~fltheory.sim.batches.draw_indices`, the same numbers — instead of a whole block of
-indices for every pair. :func:`logistic_sgd` runs E plain SGD steps of binary logistic
-regression for M pairs in one call, reading the samples straight from the problem's [x, 1, y]
-matrix: the torch path's steps (:meth:`LogisticRegression.local_sgd
-<fltheory.sim.models.LogisticRegression.local_sgd>`, θ ← (1 − lr·ridge)·θ − (lr/B)·Σ_i r_i x_i)
-with sums in another order, so the two agree to rounding (the tests hold them to 1e-5 in
-float32). The kernels may reassociate sums and contract multiply-adds (numba's ``fastmath``
-flags ``reassoc`` and ``contract`` only: no assumption that values are finite); a machine with
-other vector units may round differently, one machine gives the same bytes every run.
-Softmax regression keeps torch's batched matmuls (a compiled loop was about 2x slower at
-P = 610, and its rows alone gained nothing measurable).
-:class:`~fltheory.sim.problems.DataProblem` picks these kernels by itself (``compiled``).
+Coverage — what runs compiled, chosen by :class:`~fltheory.sim.problems.DataProblem` itself
+(numba installed, CPU, ``compiled`` True):
+
+* :func:`logistic_sgd` (with :func:`sample_rows`): plain SGD of binary logistic regression in
+  float32, E minibatch steps drawn with replacement (the engine's plain path). A small
+  :class:`~fltheory.sim.batches.BatchPlan`'s raw words become the sample rows of the
+  participating pairs only — the multiply-shift of :func:`~fltheory.sim.batches.draw_indices`,
+  the same numbers. Steps: θ ← (1 − lr·ridge)·θ − (lr/B)·Σ_i r_i x_i, the torch path's
+  (:meth:`LogisticRegression.local_sgd <fltheory.sim.models.LogisticRegression.local_sgd>`).
+* :func:`linear_local`: the authors' mechanics (:mod:`fltheory.sim.local_opt`) for softmax
+  and binary logistic regression, float32 or float64 — local epochs (ragged: each client its
+  own ⌈n_k/B⌉ steps per epoch, the shuffles made in the kernel by :func:`epoch_orders`' rule),
+  SGD momentum and weight decay with the persistent per-client buffers updated in place,
+  gradient corrections (SCAFFOLD), with-replacement minibatches or full local batches; every
+  (repetition, client) pair of every seed in one call. Its torch twin is
+  :meth:`LocalRunner._torch <fltheory.sim.local_opt.LocalRunner._torch>` (kept for CUDA,
+  other models, and as the reference the tests hold it to).
+* :func:`linear_eval`: the objective, accuracy and per-client accuracy of R global softmax or
+  logistic models (the engine's evaluation), both accuracy rules of
+  :data:`~fltheory.sim.problems.Scoring` but the authors' for binary models.
+
+Everything else (CNNs, quadratics, CUDA) runs on torch. ``DataProblem.compiled = False``
+forces the torch path for every kernel of a problem (what the tests and
+``benchmarks/bench_authors_mechanics.py`` compare against).
+
+The kernels compute the torch path's numbers with sums in another order, so the two agree to
+rounding (the tests hold them to stated tolerances: about 1e-5 relative in float32, 1e-10 in
+float64). They may reassociate sums and contract multiply-adds (numba's ``fastmath`` flags
+``reassoc`` and ``contract`` only: no assumption that values are finite); a machine with other
+vector units may round differently, one machine gives the same bytes every run.
 
 Numba is imported, and the kernels compiled, on the first call of a kernel, so importing the
-simulator stays cheap. ``cache=True``: the first process on a machine compiles (about 2 s, the
-benchmark prints it) and writes numba's cache (``__pycache__`` beside this module, or numba's
-user cache where that is read-only); later processes load it (about 0.5 s with numba's import,
-measured here). Numba recompiles when this file changes.
+simulator stays cheap. ``cache=True``: the first process on a machine compiles (seconds) and
+writes numba's cache (``__pycache__`` beside this module, or numba's user cache where that is
+read-only); later processes load it (about 0.5 s with numba's import, measured here). Numba
+recompiles when this file changes.
 
 :data:`AVAILABLE` is False where numba is not installed; the problems then keep the torch path
 (the kernels still run, as plain Python).
@@ -292,7 +308,6 @@ def _log32(v, out, bits):  # pragma: no cover
 log32 = _kernel(_log32)
 
 
-
 @_inner
 def _shuffle(words, d0, n, perm):  # pragma: no cover
     """perm[:n] = a Fisher–Yates shuffle of 0..n−1 (for i = n−1, …, 1 swap i and
@@ -426,16 +441,62 @@ def _accumulate(g, xb, z, nbp, cls, fp):  # pragma: no cover
             r0, r1, r2, r3 = z[c, i], z[c, i + 1], z[c, i + 2], z[c, i + 3]
             r4, r5, r6, r7 = z[c, i + 4], z[c, i + 5], z[c, i + 6], z[c, i + 7]
             for j in range(fp):
-                g[c, j] += (r0 * xb[i, j] + r1 * xb[i + 1, j] + r2 * xb[i + 2, j] + r3 * xb[i + 3, j]) + (
-                    r4 * xb[i + 4, j] + r5 * xb[i + 5, j] + r6 * xb[i + 6, j] + r7 * xb[i + 7, j]
-                )
+                g[c, j] += (
+                    r0 * xb[i, j] + r1 * xb[i + 1, j] + r2 * xb[i + 2, j] + r3 * xb[i + 3, j]
+                ) + (r4 * xb[i + 4, j] + r5 * xb[i + 5, j] + r6 * xb[i + 6, j] + r7 * xb[i + 7, j])
 
 
 def _linear_local(
-    theta, bufs, rr, kk, corr, rows, words, draw_start, counts, offsets, epochs, batch, steps,
-    xy, classes, lr, mu, wd, ridge,
+    theta,
+    bufs,
+    rr,
+    kk,
+    corr,
+    rows,
+    words,
+    draw_start,
+    counts,
+    offsets,
+    epochs,
+    batch,
+    steps,
+    xy,
+    classes,
+    lr,
+    mu,
+    wd,
+    ridge,
 ):  # pragma: no cover
-    """Local SGD with momentum and weight decay for linear models (docstring below)."""
+    """(M, P) parameters after one round's local work of pairs (rr[m], kk[m]) from ``theta``
+    (M, P), P = C·f, for a linear model of C = ``classes`` score rows (C = 1: binary logistic
+    regression) on the f inputs [x, 1] of the samples [x, 1, y] of ``xy`` (S, f + 1), client
+    k's at rows offsets[k] .. offsets[k] + counts[k] − 1: minibatch SGD of the mean loss with
+    torch SGD's momentum μ and weight decay λ (:mod:`fltheory.sim.local_opt`): d = g + c +
+    ridge·θ + λ·θ, buf ← μ·buf + d (μ > 0), θ ← θ − η·(buf or d); c is the pair's row of
+    ``corr`` (M, P) or 0 when ``corr`` has no rows; ``bufs`` (R, N, P) are the momentum
+    buffers, read and written in place at (rr[m], kk[m]) (μ > 0 only). The minibatches:
+
+    * ``epochs`` > 0: that many epochs of ⌈n_k/``batch``⌉ minibatches, the last one partial,
+      each epoch's order a Fisher–Yates shuffle (:func:`_shuffle`) drawn from ``words[r]`` at
+      draw ``draw_start[k, e]`` (:class:`~fltheory.sim.local_opt.EpochPlan`); ragged: each pair
+      runs its client's number of steps;
+    * else ``rows`` (M, E, B) when it has rows: E steps on those sample rows;
+    * else ``steps`` full-batch steps on the client's whole local set.
+
+    The arithmetic in theta's dtype (float32: exponentials through :func:`exp32`); pairs run
+    client by client (a client's samples stay in cache across repetitions); a minibatch is
+    copied into a padded block of :data:`_BLOCK` rows, larger ones summed block by block. The
+    torch twin: :meth:`LocalRunner._torch <fltheory.sim.local_opt.LocalRunner._torch>`.
+
+    >>> import numpy as np
+    >>> xy = np.array([[2.0, 1.0, 1.0]])  # one sample [x, 1, y]: x = 2, label 1
+    >>> pair, none = np.zeros(1, dtype=np.int64), np.zeros((0, 1, 1), dtype=np.int64)
+    >>> th = linear_local(np.zeros((1, 2)), np.zeros((1, 1, 2)), pair, pair, np.zeros((0, 2)),
+    ...     none, np.zeros((1, 1), np.uint64), np.zeros((1, 1), np.int64), np.array([1]),
+    ...     np.array([0]), 0, 1, 1, xy, 1, 1.0, 0.0, 0.0, 0.0)
+    >>> th.tolist()  # one full-batch step: σ(0) − 1 = −0.5, θ ← θ + 0.5·[x, 1]
+    [[1.0, 0.5]]
+    """
     m_rows = theta.shape[0]
     f = xy.shape[1] - 1  # features with the column of ones; the label is the last column
     fp = -(-f // 8) * 8
@@ -552,17 +613,34 @@ def _linear_local(
 linear_local = _kernel(_linear_local)
 
 
-def _linear_eval(w, xy, owner, weight, groups, classes, want_loss, want_correct):  # pragma: no cover
+def _linear_eval(
+    w, xy, owner, weight, groups, classes, want_loss, want_correct, first_nan
+):  # pragma: no cover
     """(loss, correct), each (R, groups) float64: Σ_i weight_i·ℓ_i and Σ_i weight_i·[correct_i]
     over the samples i of each group ``owner[i]``, for R linear models w (R, P) on the samples
     [x, 1, y] of ``xy`` (S, f + 1): ℓ = logsumexp(z) − z_y (softmax, ``classes`` ≥ 2) or
-    softplus(z) − y·z (binary, ``classes`` = 1), correct = the predicted label is y (argmax,
-    ties to the first class, as :meth:`SoftmaxRegression.correct
-    <fltheory.sim.models.SoftmaxRegression.correct>`: a NaN score is never correct; binary:
-    label 1 iff z > 0, as :meth:`LogisticRegression.predict
-    <fltheory.sim.models.LogisticRegression.predict>`). Blocks of :data:`_BLOCK` samples, every
+    softplus(z) − y·z (binary, ``classes`` = 1). Correct, softmax: the predicted label is y
+    (argmax, ties to the first class, as :meth:`SoftmaxRegression.correct
+    <fltheory.sim.models.SoftmaxRegression.correct>`: a row with a NaN score is never correct),
+    or with ``first_nan`` a row with a NaN score predicts its first NaN class (``torch.max``:
+    the authors' rule, :func:`~fltheory.sim.problems.authors_correct`); binary: label 1 iff
+    z > 0, as :meth:`LogisticRegression.predict
+    <fltheory.sim.models.LogisticRegression.predict>`. Blocks of :data:`_BLOCK` samples, every
     model's scores by :func:`_scores`, exp and log through :func:`exp32` and :func:`log32` in
-    float32; sums in float64."""
+    float32; sums in float64.
+
+    >>> import numpy as np
+    >>> xy = np.array([[1.0, 1.0, 1.0], [-1.0, 1.0, 0.0]])  # [x, 1, y]: x = ±1, labels 1, 0
+    >>> w = np.array([[0.0, 0.0, 2.0, 0.0]])  # two classes: scores 0 and 2x
+    >>> one = np.zeros(2, dtype=np.int64)
+    >>> loss, ok = linear_eval(w, xy, one, np.ones(2), 1, 2, True, True, False)
+    >>> ok.tolist(), bool(np.isclose(loss[0, 0], 2 * np.log1p(np.exp(-2))))
+    ([[2.0]], True)
+    >>> nan = np.array([[0.0, 0.0, np.nan, 0.0]])  # class 1's score NaN
+    >>> [linear_eval(nan, xy, one, np.ones(2), 1, 2, False, True, rule)[1].tolist()
+    ...  for rule in (False, True)]  # the model's rule: never; the authors': predicts 1
+    [[[0.0]], [[1.0]]]
+    """
     r_models = w.shape[0]
     f = xy.shape[1] - 1
     fp = -(-f // 8) * 8
@@ -588,6 +666,7 @@ def _linear_eval(w, xy, owner, weight, groups, classes, want_loss, want_correct)
     logs = np.zeros(_BLOCK, dt)
     zy = np.zeros(_BLOCK, dt)
     ok = np.zeros(_BLOCK, np.bool_)
+    nan_at = np.zeros(_BLOCK, np.int64)
     lab = np.zeros(_BLOCK, np.int64)
     labf = np.zeros(_BLOCK, dt)
     n = xy.shape[0]
@@ -636,6 +715,16 @@ def _linear_eval(w, xy, owner, weight, groups, classes, want_loss, want_correct)
                         for i in range(nbp):
                             zc = z[c, i]
                             ok[i] &= (zy[i] > zc) | ((zy[i] == zc) & (c >= lab[i]))
+                    if first_nan:  # a row's first NaN, if any, is its prediction
+                        for i in range(nbp):
+                            nan_at[i] = cls
+                        for c in range(cls - 1, -1, -1):
+                            for i in range(nbp):
+                                if z[c, i] != z[c, i]:
+                                    nan_at[i] = c
+                        for i in range(nbp):
+                            if nan_at[i] < cls:
+                                ok[i] = nan_at[i] == lab[i]
                 if want_loss:
                     for i in range(nbp):
                         top[i] = z[0, i]

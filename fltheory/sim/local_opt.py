@@ -110,10 +110,11 @@ class EpochPlan:
         self._cache: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
 
     def rep_words(self, r: int, t: int) -> np.ndarray:
-        """(W,) raw 64-bit outputs of repetition r's stream at round t: its shuffles' draws.
+        """(W,) raw 64-bit outputs of repetition r's stream at round t: its shuffles' draws,
+        two 32-bit draws a word (here (2 + 4)·2 draws: n_k − 1 per client and epoch).
 
         >>> EpochPlan(0, np.array([3, 5]), epochs=2, batch_size=2, reps=1).rep_words(0, 0).shape
-        (5,)
+        (6,)
         """
         rng = generator(self.seed, f"sim/epochs/rep{r}/round{t}")
         return rng.bit_generator.random_raw(self._n_words)

@@ -272,6 +272,8 @@ class DataProblem:
             towner = FederatedData.owners(d.test_counts)
             self._test_w = _tensor(a[towner] / d.test_counts[towner], self.device, self.dtype)
         self._full: tuple[torch.Tensor, torch.Tensor] | None = None
+        #: The compiled evaluation's sample sets (:meth:`kernel_eval`), made when first asked.
+        self._eval_sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
 
     @property
     def _logistic_kernel(self) -> bool:
@@ -496,14 +498,18 @@ class DataProblem:
     ) -> tuple[torch.Tensor, torch.Tensor] | None:
         """(Σ weight·loss, Σ weight·correct) per model and group through the compiled
         evaluation (:func:`~fltheory.sim.cpu_kernels.linear_eval`) where it applies
-        (:meth:`linear_kernel`), else None: ``which`` = "objective" (training samples, weights
-        α_k/n_k, one group), "accuracy" (test samples, weights of :meth:`accuracy`, one group),
-        "clients" (test samples, weight 1, a group per client)."""
+        (:meth:`linear_kernel`; for ``correct``, every :attr:`scoring` but the authors' rule on
+        binary logistic regression, whose rounding of σ(z) stays with torch), else None:
+        ``which`` = "objective" (training samples, weights α_k/n_k, one group), "accuracy"
+        (test samples, weights of :meth:`accuracy`, one group), "clients" (test samples,
+        weight 1, a group per client)."""
         kernel = self.linear_kernel()
         if kernel is None:
             return None
-        sets = self.__dict__.setdefault("_eval_sets", {})
-        if which not in sets:
+        authors = self.scoring == "authors"
+        if correct and authors and kernel[2] == 1:
+            return None
+        if which not in self._eval_sets:
             d = self.data
             if which == "objective":
                 xy, weight = kernel[0], self._sample_w.numpy()
@@ -518,10 +524,12 @@ class DataProblem:
                 else:
                     weight, groups = np.ones(xy.shape[0], dtype=xy.dtype), d.n_clients
                     owner = FederatedData.owners(d.test_counts).astype(np.int64)
-            sets[which] = (xy, owner, weight, groups)
-        xy, owner, weight, groups = sets[which]
+            self._eval_sets[which] = (xy, owner, weight, groups)
+        xy, owner, weight, groups = self._eval_sets[which]
         theta = w.detach().contiguous().numpy()
-        out = cpu_kernels.linear_eval(theta, xy, owner, weight, groups, kernel[2], loss, correct)
+        out = cpu_kernels.linear_eval(
+            theta, xy, owner, weight, groups, kernel[2], loss, correct, authors
+        )
         return torch.from_numpy(out[0]), torch.from_numpy(out[1])
 
     def objective(self, w: torch.Tensor) -> torch.Tensor:
