@@ -44,7 +44,7 @@ recompiles when this file changes.
 import functools
 import importlib.util
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -89,6 +89,10 @@ def _prefetch_intrinsic() -> Any:
     return prefetch
 
 
+#: Helpers inlined into the kernels that call them (small loops on the hot path).
+_INLINE = ("_scores", "_residuals", "_accumulate")
+
+
 def _compile() -> None:
     """Compile every kernel (in definition order: a kernel calls the private name of one
     defined before it, rebound here to its compiled version)."""
@@ -96,8 +100,10 @@ def _compile() -> None:
 
     globals()["_prefetch"] = _prefetch_intrinsic()
     for name, fn in _PYTHON.items():
-        extra = {"inline": "always"} if name in ("_scores", "_residuals", "_accumulate") else {}
-        compiled = numba.njit(cache=True, fastmath={"reassoc", "contract"}, nogil=True, **extra)(fn)
+        inline: Literal["always", "never"] = "always" if name in _INLINE else "never"
+        compiled = numba.njit(
+            cache=True, fastmath={"reassoc", "contract"}, nogil=True, inline=inline
+        )(fn)
         globals()[name] = _RUN[name] = compiled
 
 
