@@ -17,6 +17,7 @@ instead only when a :class:`LocalOptimiser` option is set or the algorithm corre
   an algorithm, kept across rounds and idle rounds, never reset.
 """
 
+import functools
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ import torch
 
 from fltheory.errors import InputError
 from fltheory.rng import generator
+from fltheory.sim import cpu_kernels
 
 #: Initialisations: the model's own (zeros for linear models) or PyTorch's nn.Linear default.
 INITS = ("default", "torch_default")
@@ -62,9 +64,19 @@ class LocalOptimiser:
 class EpochPlan:
     """Shuffled local epochs of every client, per repetition and round.
 
-    Round t of repetition r draws, from ``generator(seed, f"sim/epochs/rep{r}/round{t}")``, one
-    random order of each client's samples per epoch (client-major, epochs inner): a pure function
-    of (seed, r, t), so the engine, the reference loop and every algorithm share the batches.
+    Round t of repetition r shuffles each client's samples once per epoch (client-major,
+    epochs inner) by Fisher–Yates (Durstenfeld's, as ``numpy.random.Generator.permutation``:
+    for i = n−1, …, 1 swap entries i and j), j = ⌊h·(i + 1)/2³²⌋ for h the next 32-bit draw
+    (multiply-shift, as the with-replacement batches of :mod:`fltheory.sim.batches`: each j
+    has probability within a relative (i + 1)/2³² of 1/(i + 1), below 2.4e-5 for n_k ≤ 10⁵).
+    The draws are the 32-bit halves (high half first) of the raw outputs of
+    ``generator(seed, f"sim/epochs/rep{r}/round{t}")``; segment (k, e) takes n_k − 1 of them
+    from a fixed position (:attr:`draw_start`), so any client's orders can be made without
+    the others' (the compiled step shuffles only the participating clients). A pure function of
+    (seed, r, t): the engine, the reference loop and every algorithm share the batches.
+    (Before issue 23 each segment was ``rng.permutation(n_k)`` of that stream — a rejection
+    sampler, so sequential and several times slower; the orders, hence a seed's results under
+    local epochs, differ from those releases.)
 
     >>> plan = EpochPlan(0, np.array([3, 5]), epochs=2, batch_size=2, reps=1)
     >>> plan.steps.tolist()  # E·⌈n_k/B⌉
@@ -91,18 +103,34 @@ class EpochPlan:
         self._seg_len = np.repeat(self.counts, epochs)
         self._size = int(self._seg_len.sum())
         self._seg_start = np.concatenate([[0], np.cumsum(self._seg_len)[:-1]]).reshape(n, epochs)
+        draws = self._seg_len - 1
+        #: (N, E): index of segment (k, e)'s first 32-bit draw in its repetition-round's stream.
+        self.draw_start = np.concatenate([[0], np.cumsum(draws)[:-1]]).reshape(n, epochs)
+        self._n_words = -(-int(draws.sum()) // 2)
         self._cache: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
+
+    def rep_words(self, r: int, t: int) -> np.ndarray:
+        """(W,) raw 64-bit outputs of repetition r's stream at round t: its shuffles' draws,
+        two 32-bit draws a word (here (2 + 4)·2 draws: n_k − 1 per client and epoch).
+
+        >>> EpochPlan(0, np.array([3, 5]), epochs=2, batch_size=2, reps=1).rep_words(0, 0).shape
+        (6,)
+        """
+        rng = generator(self.seed, f"sim/epochs/rep{r}/round{t}")
+        return rng.bit_generator.random_raw(self._n_words)
+
+    def words(self, t: int) -> np.ndarray:
+        """(R, W): :meth:`rep_words` of every repetition (what the compiled step reads)."""
+        return np.stack([self.rep_words(r, t) for r in range(self.reps)])
 
     def rep_orders(self, r: int, t: int) -> np.ndarray:
         """(L,) local sample indices of repetition r at round t: the concatenated epoch orders
-        (segment (k, e) at ``_seg_start[k, e]``, drawn in that order), L = E·Σn_k."""
+        (segment (k, e) at ``_seg_start[k, e]``), L = E·Σn_k."""
         key = (r, t)
         if key not in self._cache:
-            rng = generator(self.seed, f"sim/epochs/rep{r}/round{t}")
-            order = np.empty(self._size, dtype=np.int64)
-            for start, n in zip(self._seg_start.reshape(-1), self._seg_len, strict=True):
-                order[start : start + n] = rng.permutation(n)
-            self._cache[key] = order
+            self._cache[key] = cpu_kernels.epoch_orders(
+                self.rep_words(r, t), self._seg_len, self.draw_start.reshape(-1)
+            )
             while len(self._cache) > 2 * self.reps:
                 self._cache.popitem(last=False)
         return self._cache[key]
@@ -125,7 +153,7 @@ class EpochPlan:
 
     def round(self, t: int) -> "EpochRound":
         """Round t's batches for any (repetition, client) pairs (what the engine consumes)."""
-        return EpochRound(self, self.orders(t))
+        return EpochRound(self, t)
 
     def rep_round(self, r: int, t: int) -> "RepEpochs":
         """Repetition r's batches of round t (what the reference loop consumes)."""
@@ -134,10 +162,22 @@ class EpochPlan:
 
 @dataclass(frozen=True, eq=False)
 class EpochRound:
-    """One round of an :class:`EpochPlan` for the vectorised engine."""
+    """One round of an :class:`EpochPlan` for the vectorised engine: the orders of every
+    repetition (the torch path) or their raw draws (the compiled path), each made when first
+    asked for."""
 
     plan: EpochPlan
-    orders: np.ndarray
+    t: int
+
+    @functools.cached_property
+    def orders(self) -> np.ndarray:
+        """(R, L) epoch orders (:meth:`EpochPlan.orders`)."""
+        return self.plan.orders(self.t)
+
+    @functools.cached_property
+    def words(self) -> np.ndarray:
+        """(R, W) raw draws of the shuffles (:meth:`EpochPlan.words`)."""
+        return self.plan.words(self.t)
 
     def batches(self, rr: np.ndarray, kk: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
         """(idx, valid), each (steps, M, B): :meth:`step` for the first ``steps`` steps."""
@@ -238,6 +278,78 @@ class LocalRunner:
         theta0: torch.Tensor,
         correction: torch.Tensor | None = None,
     ) -> torch.Tensor:
+        kernel = getattr(self.problem, "linear_kernel", None)
+        samples = None if kernel is None else kernel()
+        if samples is not None:
+            return self._compiled(rr, kk, theta0, correction, *samples)
+        return self._torch(rr, kk, theta0, correction)
+
+    def _compiled(
+        self,
+        rr: np.ndarray,
+        kk: np.ndarray,
+        theta0: torch.Tensor,
+        correction: torch.Tensor | None,
+        xy: np.ndarray,
+        offsets: np.ndarray,
+        classes: int,
+    ) -> torch.Tensor:
+        """:meth:`_torch`'s steps through the compiled kernel
+        (:func:`~fltheory.sim.cpu_kernels.linear_local`): each pair runs all its steps in
+        one pass, reading its samples straight from the round's epoch orders (or its
+        with-replacement rows, or its full local set), its momentum buffer updated in place."""
+        dt = xy.dtype
+        p = theta0.shape[1]
+        theta = theta0.detach().contiguous().numpy()
+        bufs = np.zeros((1, 1, p), dt)
+        if self.opt.momentum:
+            assert self.buffers is not None, "momentum needs the per-client buffers"
+            bufs = self.buffers.numpy()
+        corr = np.zeros((0, p), dt)
+        if correction is not None:
+            corr = correction.detach().contiguous().numpy()
+        counts = np.asarray(self.problem.train_counts, dtype=np.int64)
+        rows = np.zeros((0, 1, 1), dtype=np.int64)
+        words = np.zeros((1, 1), dtype=np.uint64)
+        draw_start, epochs, batch = np.zeros((1, 1), dtype=np.int64), 0, 1
+        if isinstance(self.batches, EpochRound):
+            plan = self.batches.plan
+            words, draw_start = self.batches.words, plan.draw_start
+            epochs, batch = plan.epochs, plan.batch_size
+        elif self.batches is not None:
+            rows = offsets[kk][:, None, None] + np.asarray(self.batches[rr, :, kk])
+        out = cpu_kernels.linear_local(
+            theta,
+            bufs,
+            rr.astype(np.int64),
+            kk.astype(np.int64),
+            corr,
+            rows,
+            words,
+            draw_start,
+            counts,
+            offsets,
+            epochs,
+            batch,
+            self.local_steps,
+            xy,
+            classes,
+            self.lr,
+            self.opt.momentum,
+            self.opt.weight_decay,
+            self.problem.model.ridge,
+        )
+        return torch.from_numpy(out)
+
+    def _torch(
+        self,
+        rr: np.ndarray,
+        kk: np.ndarray,
+        theta0: torch.Tensor,
+        correction: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        """The steps in torch, every pair batched (the twin of :meth:`_compiled`, and the
+        path on CUDA, for other models and without numba)."""
         device = theta0.device
         steps = self.n_steps(kk)
         order = np.argsort(-steps, kind="stable")  # live pairs form a prefix at every step

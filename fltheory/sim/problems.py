@@ -21,7 +21,7 @@ from fltheory.sim import cpu_kernels
 from fltheory.sim.batches import RoundBatches
 from fltheory.sim.budget import chunk_bytes
 from fltheory.sim.data import FederatedData
-from fltheory.sim.models import LogisticRegression, Model
+from fltheory.sim.models import LogisticRegression, Model, SoftmaxRegression
 
 #: Largest number of padded feature entries a full-batch local step may gather at once.
 MAX_FULL_BATCH_ENTRIES = 50_000_000
@@ -272,6 +272,8 @@ class DataProblem:
             towner = FederatedData.owners(d.test_counts)
             self._test_w = _tensor(a[towner] / d.test_counts[towner], self.device, self.dtype)
         self._full: tuple[torch.Tensor, torch.Tensor] | None = None
+        #: The compiled evaluation's sample sets (:meth:`kernel_eval`), made when first asked.
+        self._eval_sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
 
     @property
     def _logistic_kernel(self) -> bool:
@@ -280,6 +282,21 @@ class DataProblem:
         cpu32 = self.device == "cpu" and self.dtype == torch.float32
         usable = self.compiled and cpu_kernels.AVAILABLE
         return usable and cpu32 and type(self.model) is LogisticRegression
+
+    def linear_kernel(self) -> tuple[np.ndarray, np.ndarray, int] | None:
+        """What the compiled local optimiser (:func:`~fltheory.sim.cpu_kernels.linear_local`,
+        the authors' mechanics) reads — the [x, 1, y] samples (S, d + 2), each client's first
+        row (N,) and the classes (1: binary logistic) — where it applies: numba installed,
+        softmax or logistic regression on CPU, ``compiled``; else None (the torch path)."""
+        model = self.model
+        cpu = self.device == "cpu" and self.dtype in (torch.float32, torch.float64)
+        if not (self.compiled and cpu_kernels.AVAILABLE and cpu):
+            return None
+        if type(model) is SoftmaxRegression:
+            return self._xy.numpy(), self._offsets_np, model.n_classes
+        if type(model) is LogisticRegression:
+            return self._xy.numpy(), self._offsets_np, 1
+        return None
 
     @property
     def n_clients(self) -> int:
@@ -476,8 +493,50 @@ class DataProblem:
         y = self._y.index_select(0, rows).view(idx.shape)
         return self.model.local_sgd(theta, x, y, weight, lr, steps)
 
+    def kernel_eval(
+        self, w: torch.Tensor, which: str, *, loss: bool, correct: bool
+    ) -> tuple[torch.Tensor, torch.Tensor] | None:
+        """(Σ weight·loss, Σ weight·correct) per model and group through the compiled
+        evaluation (:func:`~fltheory.sim.cpu_kernels.linear_eval`) where it applies
+        (:meth:`linear_kernel`; for ``correct``, every :attr:`scoring` but the authors' rule on
+        binary logistic regression, whose rounding of σ(z) stays with torch), else None:
+        ``which`` = "objective" (training samples, weights α_k/n_k, one group), "accuracy"
+        (test samples, weights of :meth:`accuracy`, one group), "clients" (test samples,
+        weight 1, a group per client)."""
+        kernel = self.linear_kernel()
+        if kernel is None:
+            return None
+        authors = self.scoring == "authors"
+        if correct and authors and kernel[2] == 1:
+            return None
+        if which not in self._eval_sets:
+            d = self.data
+            if which == "objective":
+                xy, weight = kernel[0], self._sample_w.numpy()
+                owner, groups = np.zeros(xy.shape[0], dtype=np.int64), 1
+            else:
+                xy = np.ones((d.x_test.shape[0], d.n_features + 2), dtype=kernel[0].dtype)
+                xy[:, : d.n_features], xy[:, -1] = d.x_test, d.y_test
+                if which == "accuracy":
+                    assert self._test_w is not None, "no client has test data"
+                    weight, groups = self._test_w.numpy(), 1
+                    owner = np.zeros(xy.shape[0], dtype=np.int64)
+                else:
+                    weight, groups = np.ones(xy.shape[0], dtype=xy.dtype), d.n_clients
+                    owner = FederatedData.owners(d.test_counts).astype(np.int64)
+            self._eval_sets[which] = (xy, owner, weight, groups)
+        xy, owner, weight, groups = self._eval_sets[which]
+        theta = w.detach().contiguous().numpy()
+        out = cpu_kernels.linear_eval(
+            theta, xy, owner, weight, groups, kernel[2], loss, correct, authors
+        )
+        return torch.from_numpy(out[0]), torch.from_numpy(out[1])
+
     def objective(self, w: torch.Tensor) -> torch.Tensor:
         """F(w) = Σ_i (α_k(i)/n_k(i)) ℓ(w; ξ_i) + (ridge/2)‖w‖², in chunks of samples."""
+        fast = self.kernel_eval(w, "objective", loss=True, correct=False)
+        if fast is not None:
+            return fast[0][:, 0].to(self.dtype) + self.model.penalty(w)
         total = self.model.penalty(w)
         for s in range(0, self._x.shape[0], EVAL_CHUNK):
             x, y = self._x[s : s + EVAL_CHUNK], self._y[s : s + EVAL_CHUNK]
@@ -494,6 +553,9 @@ class DataProblem:
         """α-weighted mean of the clients' test accuracies (clients with test data)."""
         if self._test_w is None:
             return None
+        fast = self.kernel_eval(w, "accuracy", loss=False, correct=True)
+        if fast is not None:
+            return fast[1][:, 0].to(self.dtype)
         total = torch.zeros(w.shape[0], device=self.device, dtype=self.dtype)
         for s in range(0, self._xt.shape[0], EVAL_CHUNK):
             x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
@@ -505,6 +567,10 @@ class DataProblem:
         """(R, N) accuracy of each global model on each client's test set (NaN: no test data)."""
         if self._test_w is None:
             return None
+        counts = torch.as_tensor(self.data.test_counts, device=self.device, dtype=self.dtype)
+        fast = self.kernel_eval(w, "clients", loss=False, correct=True)
+        if fast is not None:
+            return fast[1].to(self.dtype) / counts
         n = self.n_clients
         towner = torch.as_tensor(FederatedData.owners(self.data.test_counts), device=self.device)
         hits = torch.zeros(w.shape[0], n, device=self.device, dtype=self.dtype)
@@ -512,7 +578,6 @@ class DataProblem:
             x, y = self._xt[s : s + EVAL_CHUNK], self._yt[s : s + EVAL_CHUNK]
             correct = self._correct(w, x, y).to(self.dtype)
             hits.index_add_(1, towner[s : s + EVAL_CHUNK], correct)
-        counts = torch.as_tensor(self.data.test_counts, device=self.device, dtype=self.dtype)
         return hits / counts
 
     def distance(self, w: torch.Tensor) -> None:
