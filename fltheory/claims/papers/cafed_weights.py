@@ -2345,22 +2345,25 @@ def _dual_optimum(pi: np.ndarray, s: np.ndarray, v: float, Q: float, hi: float) 
         p_zero = mp.mpf(float(pi[~pos].max())) if np.any(~pos) else None
         V, QQ = mp.mpf(v), mp.mpf(Q)
 
+        # Σ_{k<j} 1/A_kk and Σ_{k<j} π_k/A_kk over the j most available: independent of ι
+        sum_inv = [mp.fsum(inv[:j]) for j in range(len(p_pos) + 1)]
+        sum_pinv = [
+            mp.fsum(a * b for a, b in zip(p_pos[:j], inv[:j], strict=True))
+            for j in range(len(p_pos) + 1)
+        ]
+
         def m(iota: Any) -> Any:
-            gaps: list[Any] = []
             theta = None  # (no client with A_kk > 0)
             for j in range(1, len(p_pos) + 1):  # the root θ of Σ(ιπ_k − θ)₊/A_kk = Q
-                s0 = mp.fsum(inv[:j])
-                theta = (
-                    iota * mp.fsum(a * b for a, b in zip(p_pos[:j], inv[:j], strict=True)) / s0
-                    - QQ / s0
-                )
-                gaps = [iota * p - theta for p in p_pos]
-                if gaps[j - 1] > 0 and (j == len(p_pos) or gaps[j] <= 0):
+                theta = iota * sum_pinv[j] / sum_inv[j] - QQ / sum_inv[j]
+                if iota * p_pos[j - 1] - theta > 0 and (
+                    j == len(p_pos) or iota * p_pos[j] - theta <= 0
+                ):
                     break
             if p_zero is not None and (theta is None or iota * p_zero > theta):
                 theta = iota * p_zero  # a client with A_kk = 0 binds: θ ≥ ιπ_k
-                gaps = [iota * p - theta for p in p_pos]
             assert theta is not None
+            gaps = [iota * p - theta for p in p_pos]
             return (
                 mp.fsum(max(g, 0) ** 2 * w for g, w in zip(gaps, inv, strict=True)) / 2 + theta * QQ
             )
