@@ -32,7 +32,7 @@ def _cli_json(capsys, argv: list[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def _same(cli: dict, report) -> None:
+def assert_same_json(cli: dict, report) -> None:
     payload = to_jsonable(report.to_dict())
     assert list(cli) == list(payload)  # same keys, same order
     assert _drop_timings(cli) == _drop_timings(payload)
@@ -50,7 +50,7 @@ def _same(cli: dict, report) -> None:
     ids=["product", "dense"],
 )
 def test_chain_report_is_the_chain_json(capsys, argv, chain):
-    _same(_cli_json(capsys, ["chain", *argv]), fltheory.chain_report(chain))
+    assert_same_json(_cli_json(capsys, ["chain", *argv]), fltheory.chain_report(chain))
 
 
 def test_chain_report_of_a_clustered_chain_lists_its_clusters():
@@ -71,7 +71,7 @@ def test_bound_report_is_the_bound_json(capsys, safe):
     config = EXAMPLES / "quadratic_small.toml"
     flag = ["--safe-tp"] if safe else []
     cli = _cli_json(capsys, ["bound", "--config", str(config), *flag])
-    _same(cli, fltheory.bound_report(config, use_safe_T_P=safe))
+    assert_same_json(cli, fltheory.bound_report(config, use_safe_T_P=safe))
 
 
 def test_bound_report_takes_a_setup_as_well_as_a_path():
@@ -99,7 +99,7 @@ def test_bound_report_takes_a_setup_as_well_as_a_path():
 )
 def test_optimal_weights_is_the_optimize_json(capsys, config, options, kwargs):
     cli = _cli_json(capsys, ["optimize-q", "--config", str(EXAMPLES / config), *options])
-    _same(cli, fltheory.optimal_weights(EXAMPLES / config, **kwargs))
+    assert_same_json(cli, fltheory.optimal_weights(EXAMPLES / config, **kwargs))
 
 
 def test_optimal_weights_sweep_has_one_result_per_kappa2():
@@ -147,7 +147,7 @@ P = np.array([0.2] * 5 + [0.9] * 5)
 def test_aggregation_limit_is_the_limit_json(capsys, options, kwargs):
     u = str(EXAMPLES / "u_ten_clients.csv")
     cli = _cli_json(capsys, ["limit", "--u", u, "--p", P_LIST, *options])
-    _same(cli, fltheory.aggregation_limit(U, p=P, **kwargs))
+    assert_same_json(cli, fltheory.aggregation_limit(U, p=P, **kwargs))
 
 
 def test_aggregation_limit_takes_a_chain_file_or_any_chain(capsys, tmp_path):
@@ -163,7 +163,7 @@ def test_aggregation_limit_takes_a_chain_file_or_any_chain(capsys, tmp_path):
         capsys, ["limit", "--u", str(tmp_path / "u.npy"), "--chain", str(matrix), "--states",
                  str(states)],
     )  # fmt: skip
-    _same(cli, from_file)
+    assert_same_json(cli, from_file)
 
 
 def test_aggregation_limit_of_a_periodic_chain_file_is_its_time_average(tmp_path):
@@ -227,8 +227,8 @@ def test_simulate_is_the_simulate_json(capsys, tmp_path):
     path = tmp_path / "tiny.toml"
     path.write_text(TINY_TOML)
     cli = _cli_json(capsys, ["simulate", "--config", str(path), "--seeds", "2"])
-    _same(cli, fltheory.simulate(path, seeds=2))
-    _same(cli, fltheory.simulate(TINY, seeds=2))  # the same tables as a dict
+    assert_same_json(cli, fltheory.simulate(path, seeds=2))
+    assert_same_json(cli, fltheory.simulate(TINY, seeds=2))  # the same tables as a dict
 
 
 def test_simulate_reports_progress_with_the_number_of_rounds():

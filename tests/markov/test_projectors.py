@@ -127,7 +127,7 @@ def test_structured_equals_exact_projectors(chain: ProductChain) -> None:
     assert chain.log_C_P == pytest.approx(expected, rel=1e-11)
 
 
-def _same_C_P_both_ways(chain: ProductChain) -> None:
+def assert_C_P_same_both_ways(chain: ProductChain) -> None:
     """Structured vs ``.dense()``: the same C_P, or an honest NumericalError."""
     try:
         dense = chain.dense().constants(exact=False)
@@ -141,7 +141,7 @@ def _same_C_P_both_ways(chain: ProductChain) -> None:
 @settings(max_examples=40)
 @given(repeated_product_chains(max_clients=7))
 def test_C_P_does_not_depend_on_how_the_chain_is_entered(chain: ProductChain) -> None:
-    _same_C_P_both_ways(chain)
+    assert_C_P_same_both_ways(chain)
 
 
 @pytest.mark.slow
@@ -150,7 +150,7 @@ def test_C_P_does_not_depend_on_how_the_chain_is_entered(chain: ProductChain) ->
 def test_C_P_does_not_depend_on_how_the_chain_is_entered_up_to_512_states(
     chain: ProductChain,
 ) -> None:
-    _same_C_P_both_ways(chain)
+    assert_C_P_same_both_ways(chain)
 
 
 def test_dense_path_refuses_a_cluster_linked_by_arbitrary_eigenvectors() -> None:

@@ -93,7 +93,7 @@ def test_check(tmp_path, how, site):
     _check_record(manifest["provenance"]["plugins"], how, site)
 
 
-def _sweep(tmp_path: Path, how: str, site: Path | None) -> None:
+def assert_sweep_runs(tmp_path: Path, how: str, site: Path | None) -> None:
     _, sweep = write_configs(tmp_path)
     args, env, paths = _load(how, site)
     proc = cli(["sweep", str(sweep), "--store", "r.db", "--workers", "2", "--json", *args],
@@ -111,13 +111,15 @@ def _sweep(tmp_path: Path, how: str, site: Path | None) -> None:
 
 def test_sweep_with_two_workers(tmp_path):
     """--plugin reaches the worker processes (they start without it)."""
-    _sweep(tmp_path, "option", None)
+    assert_sweep_runs(tmp_path, "option", None)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["environment", "entry point"])
 def test_sweep_with_two_workers_other_ways(tmp_path, how, request):
-    _sweep(tmp_path, how, request.getfixturevalue("installed") if how == "entry point" else None)
+    assert_sweep_runs(
+        tmp_path, how, request.getfixturevalue("installed") if how == "entry point" else None
+    )
 
 
 def test_without_the_plugin_the_algorithm_is_unknown(tmp_path):

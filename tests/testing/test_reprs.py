@@ -24,7 +24,7 @@ NAMESPACE = {
 FEW = settings(max_examples=15, derandomize=True, database=None, deadline=None)
 
 
-def _same(a, b, names):
+def assert_same_fields(a, b, names):
     for name in names:
         x, y = getattr(a, name), getattr(b, name)
         x, y = (x() if callable(x) else x), (y() if callable(y) else y)
@@ -34,15 +34,19 @@ def _same(a, b, names):
 @FEW
 @given(product_chains(max_clients=5))
 def test_product_chain_repr_rebuilds_it(chain):
-    _same(eval(repr(chain), NAMESPACE), chain, ("client_availability", "lambda2", "client_ids"))
+    assert_same_fields(
+        eval(repr(chain), NAMESPACE), chain, ("client_availability", "lambda2", "client_ids")
+    )
 
 
 @FEW
 @given(clustered_chains())
 def test_clustered_chain_repr_rebuilds_it(chain):
     rebuilt = eval(repr(chain), NAMESPACE)
-    _same(rebuilt, chain, ("client_availability", "client_ids"))
-    _same(rebuilt.cluster_chain, chain.cluster_chain, ("client_availability", "lambda2"))
+    assert_same_fields(rebuilt, chain, ("client_availability", "client_ids"))
+    assert_same_fields(
+        rebuilt.cluster_chain, chain.cluster_chain, ("client_availability", "lambda2")
+    )
 
 
 @FEW
@@ -51,7 +55,7 @@ def test_markov_chain_repr_rebuilds_it(P, data):
     n = data.draw(st.integers(1, 3))
     states = [sorted(data.draw(st.sets(st.integers(0, n - 1)))) for _ in range(P.shape[0])]
     chain = MarkovChain(P, states, n_clients=n)
-    _same(eval(repr(chain), NAMESPACE), chain, ("P", "state_clients"))
+    assert_same_fields(eval(repr(chain), NAMESPACE), chain, ("P", "state_clients"))
 
 
 def test_rational_chain_repr_keeps_the_exact_entries():
@@ -64,7 +68,7 @@ def test_rational_chain_repr_keeps_the_exact_entries():
 @FEW
 @given(quadratic_problems(max_clients=4, max_dim=2))
 def test_quadratic_problem_repr_rebuilds_it(problem):
-    _same(eval(repr(problem), NAMESPACE), problem, ("u", "H", "c", "alpha", "pi", "q"))
+    assert_same_fields(eval(repr(problem), NAMESPACE), problem, ("u", "H", "c", "alpha", "pi", "q"))
 
 
 def test_a_failing_property_test_shows_its_counterexample():
