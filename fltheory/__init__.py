@@ -23,6 +23,7 @@ strategies) and ``cli``. Every name loads on first use, so ``import fltheory`` s
 """
 
 from fltheory._exports import lazy_exports
+from fltheory._version import __version__ as __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
         ProductChain,
         ca_fed_population,
     )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AvailabilityChain",

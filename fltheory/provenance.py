@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from fltheory import __version__
+from fltheory._version import __version__
 
 
 def config_hash(config: Any) -> str:

@@ -21,7 +21,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.errors import InputError
 
@@ -254,7 +253,6 @@ def _write_report(out_dir: Path, report: dict[str, Any], paper: str, overwrite: 
         return folder.commit(list(files), record)
 
 
-@app.command("check")
 def check_command(
     ids: Annotated[
         list[str] | None, typer.Argument(help="Claim ids (default: all, or those of --paper).")

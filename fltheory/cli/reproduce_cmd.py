@@ -14,7 +14,6 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.errors import InputError
 
@@ -146,7 +145,6 @@ def _kept(folder: "ResultFolder", json_out: bool) -> None:
         raise folder.garbage(VERDICT_FILE, exc) from None
 
 
-@app.command("reproduce")
 def reproduce_command(
     experiment_id: Annotated[
         str | None, typer.Argument(metavar="ID", help="Experiment ID, e.g. cafed:fig1a.")

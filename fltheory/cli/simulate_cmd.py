@@ -15,7 +15,6 @@ from rich.progress import (
 )
 
 from fltheory.atomic import MANIFEST
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.sim.outfiles import RESULT_FILES
 
@@ -82,7 +81,6 @@ def _preflight(config: Path, seeds: int | None, memory_limit: str | None) -> Non
     check_config_size({**raw, **{k: v for k, v in overrides.items() if v is not None}})
 
 
-@app.command("simulate")
 def simulate_command(
     config: Annotated[Path, typer.Option("--config", help="Comparison configuration (.toml).")],
     device: Annotated[

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fltheory.cli.app import app
 from fltheory.cli.output import emit_json
 from fltheory.errors import InputError
 
@@ -30,7 +29,6 @@ def _export(store: Path | None, fmt: str | None, out: Path | None, json_out: boo
         sys.stdout.write(f"{rows} runs written to {out}\n")
 
 
-@app.command("sweep")
 def sweep_command(
     target: Annotated[
         str, typer.Argument(help="The sweep file (.toml), or 'export' to export a store.")

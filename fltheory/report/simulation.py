@@ -116,7 +116,7 @@ def simulation_section(
     )
     inside = bool(np.all(np.abs(final_mean - limit.limit) <= final_half + 1e-12))
     # Exact bias vs the bias bounds on the same clients.
-    from fltheory.report.data import problem_setup
+    from fltheory.report.setting import problem_setup
 
     setup = problem_setup(cfg, small, u_small)
     bounds = bound_report(setup)
