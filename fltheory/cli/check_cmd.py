@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from fltheory.cli.output import Col, console, emit_json, print_table
+from fltheory.cli.progress import progress_bar
 from fltheory.errors import InputError
 
 CSV_COLUMNS = ("id", "verdict", "worst_margin", "evaluations", "seconds", "exact_verified")
@@ -332,24 +331,9 @@ def check_command(
     chosen_budget: int | str | None = budget if budget is not None else "default"
     if budget is None and seconds is not None:
         chosen_budget = None
-    if json_out:
-        result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed)
-    else:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        with bar:
-            task = bar.add_task("claims", total=len(claims))
-
-            def tick(claim_id: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, description=claim_id)
-
-            result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed, progress=tick)
+    with progress_bar(enabled=not json_out) as rows:
+        tick = None if rows is None else rows.row("claims")  # described by the claim checked
+        result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed, progress=tick)
     report = result.to_dict()
     files: list[Path] = []
     if out is not None:

@@ -4,17 +4,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from fltheory.cli.output import Col, console, emit_json, print_table
+from fltheory.cli.progress import progress_bar
 from fltheory.errors import InputError
 
 if TYPE_CHECKING:
@@ -246,43 +238,17 @@ def _run(
     from fltheory.experiments.runner import run_experiment, write_reproduction
 
     cache = folder.path / CACHE_DIR
-    if json_out:
+    with progress_bar(enabled=not json_out) as rows:
         rep = run_experiment(
             experiment_id,
             setup=setup,
             mode=mode,
             seeds=seeds,
             device=device,
+            progress=None if rows is None else rows.advance,
             cache_dir=cache,
             data_dir=data_dir,
         )
-    else:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        tasks: dict[str, TaskID] = {}
-
-        def advance(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done)
-
-        with bar:
-            rep = run_experiment(
-                experiment_id,
-                setup=setup,
-                mode=mode,
-                seeds=seeds,
-                device=device,
-                progress=advance,
-                cache_dir=cache,
-                data_dir=data_dir,
-            )
     files = write_reproduction(rep, folder)
     if json_out:
         emit_json({**rep.record, "files": [str(p) for p in files]})

@@ -4,18 +4,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from fltheory.atomic import MANIFEST
 from fltheory.cli.output import Col, console, emit_json, print_table
+from fltheory.cli.progress import progress_bar
 from fltheory.sim.outfiles import RESULT_FILES
 
 
@@ -153,27 +145,8 @@ def simulate_command(
     options: dict[str, Any] = {"seeds": seeds, "device": device, "threads": threads, "out": out}
     options["memory_limit"] = memory_limit
     options.update(overwrite=overwrite, resume=resume, checkpoint_every=checkpoint_every)
-    err = Console(stderr=True)
-    if json_out or not err.is_terminal:  # logs and pipes get no bar (nor its blank line)
-        report = simulate(config, **options)
-    else:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        )
-        tasks: dict[str, TaskID] = {}
-
-        def advance(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done)
-
-        with bar:
-            report = simulate(config, progress=advance, **options)
+    with progress_bar(enabled=not json_out) as rows:
+        report = simulate(config, progress=None if rows is None else rows.advance, **options)
     summary = report.to_dict()
     if out is not None:
         summary["files"] = [str(out / name) for name in (*RESULT_FILES, MANIFEST)]
