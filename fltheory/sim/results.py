@@ -172,6 +172,7 @@ def result_contents(
     >>> list(result_contents({"seed": 0}, *run_config(cfg)))
     ['summary.json', 'rounds.csv', 'rounds.schema.json', 'clients.npz', 'timing.json']
     """
+
     def dump(value: Any) -> str:
         return json.dumps(to_jsonable(value), indent=2) + "\n"
 
