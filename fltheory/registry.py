@@ -13,6 +13,7 @@ asked for a name, so adding a plug-in is adding one module: no list to edit else
 """
 
 import importlib
+import inspect
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,23 @@ from fltheory.errors import InputError
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def registering_module() -> str | None:
+    """The module whose top-level code is running now (the innermost module frame): where an
+    entry registered at import time is defined, also when a helper of another module does the
+    registering.
+
+    >>> registering_module() == __name__  # a doctest runs in its module's namespace
+    True
+    """
+    frame = inspect.currentframe()
+    while frame is not None:
+        if frame.f_code.co_name == "<module>":
+            name = frame.f_globals.get("__name__")
+            return name if isinstance(name, str) else None
+        frame = frame.f_back
+    return None
 
 
 @dataclass(frozen=True)

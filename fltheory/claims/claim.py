@@ -18,6 +18,7 @@ from fltheory.claims.space import Instance, Space
 from fltheory.config.schema import suggest
 from fltheory.errors import InputError
 from fltheory.papers import PAPER_TABLE
+from fltheory.registry import registering_module
 
 #: Paper ids and the seed file each refers to (from :data:`fltheory.papers.PAPER_TABLE`).
 PAPERS = {paper.id: paper.seed_file for paper in PAPER_TABLE.values()}
@@ -147,13 +148,24 @@ class ClaimRegistry:
 
     package: str | None = "fltheory.claims.papers"
     _claims: dict[str, Claim] = field(default_factory=dict)
+    _modules: dict[str, str | None] = field(default_factory=dict)
     _discovered: bool = False
 
     def add(self, claim: Claim) -> Claim:
         if claim.id in self._claims:
             raise RuntimeError(f"claim {claim.id} is registered twice")
         self._claims[claim.id] = claim
+        self._modules[claim.id] = registering_module()
         return claim
+
+    def module_of(self, claim_id: str) -> str | None:
+        """The module that registered the claim (``fltheory.claims.papers.…``).
+
+        >>> CLAIMS.module_of("cafed:lemma8-eq98")
+        'fltheory.claims.papers.cafed_lemmas'
+        """
+        self.get(claim_id)
+        return self._modules[claim_id]
 
     def _discover(self) -> None:
         if self._discovered or self.package is None:

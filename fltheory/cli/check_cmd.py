@@ -27,6 +27,13 @@ CSV_COLUMNS = ("id", "verdict", "worst_margin", "evaluations", "seconds", "exact
 OUT_FILES = ("check.json", "check.csv")
 
 
+def _module_file(module: str | None) -> str:
+    """``fltheory.claims.papers.fedar`` → ``papers/fedar.py`` (under fltheory/claims/)."""
+    if module is None:
+        return "—"
+    return module.removeprefix("fltheory.claims.").replace(".", "/") + ".py"
+
+
 def _list(json_out: bool, paper: str | None) -> None:
     from fltheory.claims.claim import CLAIMS
 
@@ -42,6 +49,7 @@ def _list(json_out: bool, paper: str | None) -> None:
                         "executable": c.executable,
                         "expected": c.expected,
                         "reason": c.reason or None,
+                        "module": CLAIMS.module_of(c.id),
                     }
                     for c in claims
                 ]
@@ -51,13 +59,20 @@ def _list(json_out: bool, paper: str | None) -> None:
     print_table(
         console(),
         f"{len(claims)} registered claims",
-        [Col("id", atomic=True), Col("location"), Col("executable"), Col("statement")],
+        [
+            Col("id", atomic=True),
+            Col("location"),
+            Col("executable"),
+            Col("statement"),
+            Col("in fltheory/claims/", atomic=True),
+        ],
         [
             (
                 c.id,
                 f"{c.source.section}, {c.source.label}",
                 "yes" if c.executable else "no",
                 c.statement,
+                _module_file(CLAIMS.module_of(c.id)),
             )
             for c in claims
         ],

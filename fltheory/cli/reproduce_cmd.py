@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def _listing() -> list[dict[str, Any]]:
-    from fltheory.experiments.model import SETUPS, all_experiments
+    from fltheory.experiments.model import SETUPS, all_experiments, module_of
 
     rows = []
     # The paper's own order: the journal's IDs, then the conference's.
@@ -29,6 +29,7 @@ def _listing() -> list[dict[str, Any]]:
                 "numbers": len(e.numbers),
                 "lost_numbers": sum(n.value is None for n in e.numbers),
                 "claims": len(e.claims),
+                "module": module_of(e.id),
             }
         )
     return rows
@@ -64,6 +65,7 @@ def _print_listing(rows: list[dict[str, Any]]) -> None:
             Col("setup paper"),
             Col("setup authors"),
             Col("other setups"),
+            Col("in fltheory/experiments/", atomic=True),
         ],
         [
             (
@@ -76,6 +78,9 @@ def _print_listing(rows: list[dict[str, Any]]) -> None:
                     for name, status in r["setups"].items()
                     if name not in ("paper", "authors")
                 ),
+                "—"
+                if r["module"] is None
+                else r["module"].removeprefix("fltheory.experiments.").replace(".", "/") + ".py",
             )
             for r in rows
         ],

@@ -22,7 +22,7 @@ import numpy as np
 
 from fltheory.config.schema import Strict
 from fltheory.errors import InputError
-from fltheory.registry import Registry
+from fltheory.registry import Registry, registering_module
 
 #: Modes: ``quick`` (a smoke test: reduced size, for CI; direction only at a one-sided 80 %
 #: level, reported as :data:`SMOKE_VERDICTS`) and ``full`` (the paper's size; 95 % intervals,
@@ -362,9 +362,13 @@ def register(experiment: Experiment) -> Experiment:
     >>> get("cafed:fig1a").source.figure
     'Fig. 1(a)'
     """
-    EXPERIMENTS.register(experiment.id, params=Strict, doc=experiment.title, experiment=experiment)(
-        _build
-    )
+    EXPERIMENTS.register(
+        experiment.id,
+        params=Strict,
+        doc=experiment.title,
+        experiment=experiment,
+        module=registering_module(),
+    )(_build)
     return experiment
 
 
@@ -376,6 +380,16 @@ def get(experiment_id: str) -> Experiment:
     """
     experiment: Experiment = EXPERIMENTS.get(experiment_id).extras["experiment"]
     return experiment
+
+
+def module_of(experiment_id: str) -> str | None:
+    """The module that registered the experiment (``fltheory.experiments.catalog.…``).
+
+    >>> module_of("cafed:fig2a")
+    'fltheory.experiments.catalog.cafed_fig2'
+    """
+    module: str | None = EXPERIMENTS.get(experiment_id).extras["module"]
+    return module
 
 
 def all_experiments() -> list[Experiment]:
