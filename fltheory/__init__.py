@@ -31,6 +31,7 @@ strategies) and ``cli``. Every name loads on first use, so ``import fltheory`` s
 """
 
 from fltheory._exports import lazy_exports
+from fltheory._version import __version__ as __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
@@ -50,8 +51,6 @@ if TYPE_CHECKING:
     )
     from fltheory.plugins import load_plugins
     from fltheory.report.run import make_report
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AvailabilityChain",

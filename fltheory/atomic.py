@@ -14,14 +14,20 @@ such a folder one transaction (a lock, a staging folder, a commit).
 """
 
 import hashlib
+import io
 import json
 import os
 import tempfile
+import zipfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fltheory.errors import InputError
 from fltheory.lock import FOLDER_LOCK, held_by, refusal
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MANIFEST = "manifest.json"
 STATUS_RUNNING, STATUS_COMPLETE = "in_progress", "complete"
@@ -79,6 +85,29 @@ def write_atomic(path: str | Path, data: bytes | str, *, sync_folder: bool = Tru
     if sync_folder:
         _fsync_dir(path.parent)
     return path
+
+
+def npz_bytes(arrays: Mapping[str, "np.ndarray"], *, compress: bool = False) -> bytes:
+    """The bytes of an ``.npz`` holding ``arrays`` — deterministic (no time stamps), so equal
+    arrays give equal files (:func:`numpy.savez` stamps each member with the current time);
+    write them with :func:`write_atomic`.
+
+    >>> import numpy as np
+    >>> blob = npz_bytes({"a": np.arange(3)})
+    >>> blob == npz_bytes({"a": np.arange(3)}), np.load(io.BytesIO(blob))["a"].tolist()
+    (True, [0, 1, 2])
+    """
+    import numpy as np  # here, not at the top: this module is imported where numpy is not
+
+    buffer = io.BytesIO()
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(buffer, "w", compression=method) as archive:
+        for name, value in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            with archive.open(info, "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asarray(value), allow_pickle=False)
+    return buffer.getvalue()
 
 
 def sha256_of(path: str | Path) -> str:

@@ -28,6 +28,7 @@ cause (``fltheory`` exits with status 2).
 
 >>> import sys, tempfile
 >>> from pathlib import Path
+from types import FrameType
 >>> folder = Path(tempfile.mkdtemp())
 >>> _ = (folder / "demo_plugin.py").write_text("GREETING = 'hello'\\n")
 >>> [p.module for p in load_plugins([str(folder / "demo_plugin.py")])]
@@ -430,20 +431,24 @@ def call_with_plugins(plugins: list[str], fn: Callable[..., Any], *args: Any) ->
 
 
 def caller_module() -> str:
-    """The module whose code called into a registry (the frames of :data:`FORWARDERS`, which
-    register on their caller's behalf, skipped).
+    """The module that registers: the innermost module being imported whose top-level code led
+    to the call (so a helper that registers on a module's behalf does not count), else the
+    innermost caller outside :data:`FORWARDERS` (a registration made by a running function).
 
     >>> isinstance(caller_module(), str)
     True
     """
-    frame = sys._getframe(1)
-    name = ""
+    frame: FrameType | None = sys._getframe(1)
+    caller = ""
     while frame is not None:
-        name = frame.f_globals.get("__name__", "")
+        name = str(frame.f_globals.get("__name__", ""))
         if name not in FORWARDERS:
-            return str(name)
-        frame = frame.f_back  # type: ignore[assignment]
-    return str(name)
+            caller = caller or name
+            importing = getattr(frame.f_globals.get("__spec__"), "_initializing", False)
+            if frame.f_code.co_name == "<module>" and importing:
+                return name
+        frame = frame.f_back
+    return caller
 
 
 def is_builtin(module: str) -> bool:

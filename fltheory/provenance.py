@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from fltheory import __version__
+from fltheory._version import __version__
 from fltheory.plugins import plugin_records
 
 

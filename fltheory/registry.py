@@ -90,7 +90,9 @@ class Registry(Generic[T]):
         self._entries: dict[str, Entry[T]] = {}
         self._discovered = package is None
 
-    def register(self, name: str, *, params: type[Strict], doc: str | None = None, **extras: Any):
+    def register(
+        self, name: str, *, params: type[Strict], doc: str | None = None, **extras: Any
+    ) -> Callable[[F], F]:
         """Decorator registering ``build`` under ``name`` (a name may be registered once).
 
         >>> from fltheory.config import Strict

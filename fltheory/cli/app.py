@@ -30,7 +30,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from fltheory import __version__
+from fltheory._version import __version__
 from fltheory.errors import FLTheoryError
 
 
@@ -101,18 +101,34 @@ def _root(
 
 
 def _register_commands() -> None:
-    # Imported for their side effect of adding commands to ``app``.
+    """Add the subcommands, each a function of a sibling module, to :data:`app` (once; the
+    modules are imported here, on the first run, so that they need not import the app)."""
+    if app.registered_commands:
+        return
     from fltheory.cli import (
-        bound_cmd,  # noqa: F401
-        chain_cmd,  # noqa: F401
-        check_cmd,  # noqa: F401
-        limit_cmd,  # noqa: F401
-        optimize_cmd,  # noqa: F401
-        report_cmd,  # noqa: F401
-        reproduce_cmd,  # noqa: F401
-        simulate_cmd,  # noqa: F401
-        sweep_cmd,  # noqa: F401
+        bound_cmd,
+        chain_cmd,
+        check_cmd,
+        limit_cmd,
+        optimize_cmd,
+        report_cmd,
+        reproduce_cmd,
+        simulate_cmd,
+        sweep_cmd,
     )
+
+    for name, command in (
+        ("bound", bound_cmd.bound_command),
+        ("chain", chain_cmd.chain_command),
+        ("check", check_cmd.check_command),
+        ("limit", limit_cmd.limit_command),
+        ("optimize-q", optimize_cmd.optimize_q_command),
+        ("report", report_cmd.report_command),
+        ("reproduce", reproduce_cmd.reproduce_command),
+        ("simulate", simulate_cmd.simulate_command),
+        ("sweep", sweep_cmd.sweep_command),
+    ):
+        app.command(name)(command)
 
 
 def plugin_options(args: list[str]) -> tuple[list[str], list[str]]:

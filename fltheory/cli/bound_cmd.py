@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table, warn
 
 if TYPE_CHECKING:
@@ -109,7 +108,6 @@ def _print(report: "BoundReport") -> None:
             warn(f"{key}: {message}")
 
 
-@app.command("bound")
 def bound_command(
     config: Annotated[Path, typer.Option("--config", help="Problem file (TOML).")],
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

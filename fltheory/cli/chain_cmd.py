@@ -6,7 +6,6 @@ from typing import Annotated, Any
 import typer
 
 from fltheory.api.chain import ChainReport, chain_report
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table, warn
 from fltheory.errors import InputError
 from fltheory.markov.protocol import AvailabilityChain
@@ -139,7 +138,6 @@ def _print_report(report: ChainReport) -> None:
         warn(message)
 
 
-@app.command("chain")
 def chain_command(
     client: Annotated[
         list[str] | None,

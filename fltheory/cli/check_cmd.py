@@ -21,12 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
+from fltheory.cli.progress import progress_bar
 from fltheory.errors import InputError
 
 if TYPE_CHECKING:
@@ -34,6 +32,13 @@ if TYPE_CHECKING:
 
 CSV_COLUMNS = ("id", "verdict", "worst_margin", "evaluations", "seconds", "exact_verified")
 OUT_FILES = ("check.json", "check.csv")
+
+
+def _module_file(module: str | None) -> str:
+    """``fltheory.claims.papers.fedar`` → ``papers/fedar.py`` (under fltheory/claims/)."""
+    if module is None:
+        return "—"
+    return module.removeprefix("fltheory.claims.").replace(".", "/") + ".py"
 
 
 def _select(ids: list[str] | None, paper: str | None) -> list["Claim"]:
@@ -50,6 +55,8 @@ def _select(ids: list[str] | None, paper: str | None) -> list["Claim"]:
 
 
 def _list(json_out: bool, claims: list["Claim"]) -> None:
+    from fltheory.claims.claim import CLAIMS
+
     if json_out:
         emit_json(
             {
@@ -61,6 +68,7 @@ def _list(json_out: bool, claims: list["Claim"]) -> None:
                         "executable": c.executable,
                         "expected": c.expected,
                         "reason": c.reason or None,
+                        "module": CLAIMS.origin(c.id),
                     }
                     for c in claims
                 ]
@@ -70,13 +78,20 @@ def _list(json_out: bool, claims: list["Claim"]) -> None:
     print_table(
         console(),
         f"{len(claims)} registered claims",
-        [Col("id", atomic=True), Col("location"), Col("executable"), Col("statement")],
+        [
+            Col("id", atomic=True),
+            Col("location"),
+            Col("executable"),
+            Col("statement"),
+            Col("in fltheory/claims/", atomic=True),
+        ],
         [
             (
                 c.id,
                 f"{c.source.section}, {c.source.label}",
                 "yes" if c.executable else "no",
                 c.statement,
+                _module_file(CLAIMS.origin(c.id)),
             )
             for c in claims
         ],
@@ -276,7 +291,6 @@ def _write_report(out_dir: Path, report: dict[str, Any], paper: str, overwrite: 
         return folder.commit(list(files), record)
 
 
-@app.command("check")
 def check_command(
     ids: Annotated[
         list[str] | None, typer.Argument(help="Claim ids (default: all, or those of --paper).")
@@ -361,24 +375,9 @@ def check_command(
     chosen_budget: int | str | None = budget if budget is not None else "default"
     if budget is None and seconds is not None:
         chosen_budget = None
-    if json_out:
-        result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed)
-    else:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        with bar:
-            task = bar.add_task("claims", total=len(claims))
-
-            def tick(claim_id: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, description=claim_id)
-
-            result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed, progress=tick)
+    with progress_bar(enabled=not json_out) as rows:
+        tick = None if rows is None else rows.row("claims")  # described by the claim checked
+        result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed, progress=tick)
     report = result.to_dict()
     files: list[Path] = []
     if out is not None:

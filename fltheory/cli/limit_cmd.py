@@ -33,7 +33,6 @@ import numpy as np
 import typer
 
 from fltheory import checks
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table, warn
 from fltheory.config.files import load_npy, read_text
 from fltheory.config.numbers import parse_float, parse_table
@@ -160,7 +159,6 @@ def _print_report(report: "LimitReport") -> None:
         warn(report.note)
 
 
-@app.command("limit")
 def limit_command(
     u: Annotated[Path, typer.Option("--u", help="Client optima u_k: N×d .npy or CSV.")],
     p: Annotated[str | None, typer.Option("--p", help="Link probabilities (list or file).")] = None,

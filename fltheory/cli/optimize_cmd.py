@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated
 import numpy as np
 import typer
 
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table, warn
 from fltheory.optimize import DEFAULT_KAPPA2
 
@@ -105,7 +104,6 @@ def _print(report: "WeightsReport", all_clients: bool) -> None:
         warn(f"solver status {res.status}; the answer passed the KKT check")
 
 
-@app.command("optimize-q")
 def optimize_q_command(
     config: Annotated[Path, typer.Option("--config", help="Problem file (TOML).")],
     problem: Annotated[str, typer.Option("--problem", help="14 or 212.")] = "14",

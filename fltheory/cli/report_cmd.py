@@ -12,13 +12,11 @@ from typing import Annotated
 
 import typer
 
-from fltheory.cli.app import app
 from fltheory.cli.output import emit_json
 
 DEFAULT_OUT = Path("fltheory-report")
 
 
-@app.command("report")
 def report_command(
     config: Annotated[
         Path | None,

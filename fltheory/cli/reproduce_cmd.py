@@ -4,18 +4,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
+from fltheory.cli.progress import progress_bar
 from fltheory.errors import InputError
 
 if TYPE_CHECKING:
@@ -23,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def _listing() -> list[dict[str, Any]]:
-    from fltheory.experiments.model import SETUPS, all_experiments
+    from fltheory.experiments.model import SETUPS, all_experiments, module_of
 
     rows = []
     # The paper's own order: the journal's IDs, then the conference's.
@@ -38,6 +29,7 @@ def _listing() -> list[dict[str, Any]]:
                 "numbers": len(e.numbers),
                 "lost_numbers": sum(n.value is None for n in e.numbers),
                 "claims": len(e.claims),
+                "module": module_of(e.id),
             }
         )
     return rows
@@ -73,6 +65,7 @@ def _print_listing(rows: list[dict[str, Any]]) -> None:
             Col("setup paper"),
             Col("setup authors"),
             Col("other setups"),
+            Col("in fltheory/experiments/", atomic=True),
         ],
         [
             (
@@ -85,6 +78,9 @@ def _print_listing(rows: list[dict[str, Any]]) -> None:
                     for name, status in r["setups"].items()
                     if name not in ("paper", "authors")
                 ),
+                "—"
+                if r["module"] is None
+                else r["module"].removeprefix("fltheory.experiments.").replace(".", "/") + ".py",
             )
             for r in rows
         ],
@@ -146,7 +142,6 @@ def _kept(folder: "ResultFolder", json_out: bool) -> None:
         raise folder.garbage(VERDICT_FILE, exc) from None
 
 
-@app.command("reproduce")
 def reproduce_command(
     experiment_id: Annotated[
         str | None, typer.Argument(metavar="ID", help="Experiment ID, e.g. cafed:fig1a.")
@@ -248,43 +243,17 @@ def _run(
     from fltheory.experiments.runner import run_experiment, write_reproduction
 
     cache = folder.path / CACHE_DIR
-    if json_out:
+    with progress_bar(enabled=not json_out) as rows:
         rep = run_experiment(
             experiment_id,
             setup=setup,
             mode=mode,
             seeds=seeds,
             device=device,
+            progress=None if rows is None else rows.advance,
             cache_dir=cache,
             data_dir=data_dir,
         )
-    else:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        tasks: dict[str, TaskID] = {}
-
-        def advance(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done)
-
-        with bar:
-            rep = run_experiment(
-                experiment_id,
-                setup=setup,
-                mode=mode,
-                seeds=seeds,
-                device=device,
-                progress=advance,
-                cache_dir=cache,
-                data_dir=data_dir,
-            )
     files = write_reproduction(rep, folder)
     if json_out:
         emit_json({**rep.record, "files": [str(p) for p in files]})

@@ -4,19 +4,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from fltheory.atomic import MANIFEST
-from fltheory.cli.app import app
 from fltheory.cli.output import Col, console, emit_json, print_table
+from fltheory.cli.progress import progress_bar
 from fltheory.sim.outfiles import RESULT_FILES, THEORY_FILES
 
 
@@ -119,7 +110,6 @@ def _preflight(config: Path, seeds: int | None, memory_limit: str | None) -> Non
     check_config_size({**raw, **{k: v for k, v in overrides.items() if v is not None}})
 
 
-@app.command("simulate")
 def simulate_command(
     config: Annotated[Path, typer.Option("--config", help="Comparison configuration (.toml).")],
     device: Annotated[
@@ -213,27 +203,8 @@ def simulate_command(
     options["memory_limit"] = memory_limit
     options.update(overwrite=overwrite, resume=resume, checkpoint_every=checkpoint_every)
     options.update(theory=theory, burn_in=burn_in)
-    err = Console(stderr=True)
-    if json_out or not err.is_terminal:  # logs and pipes get no bar (nor its blank line)
-        report = simulate(config, **options)
-    else:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        )
-        tasks: dict[str, TaskID] = {}
-
-        def advance(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done)
-
-        with bar:
-            report = simulate(config, progress=advance, **options)
+    with progress_bar(enabled=not json_out) as rows:
+        report = simulate(config, progress=None if rows is None else rows.advance, **options)
     summary = report.to_dict()
     names = (*RESULT_FILES, *(THEORY_FILES if theory else ()), MANIFEST)
     files = [str(out / name) for name in names] if out is not None else None

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fltheory.cli.app import app
 from fltheory.cli.output import emit_json
 from fltheory.errors import InputError
 
@@ -30,7 +29,6 @@ def _export(store: Path | None, fmt: str | None, out: Path | None, json_out: boo
         sys.stdout.write(f"{rows} runs written to {out}\n")
 
 
-@app.command("sweep")
 def sweep_command(
     target: Annotated[
         str, typer.Argument(help="The sweep file (.toml), or 'export' to export a store.")
@@ -94,40 +92,14 @@ def _run(
 ) -> "SweepReport":
     """Run the sweep with one progress bar on stderr (runs done / total, ETA) when stderr is a
     terminal; logs and pipes get no bar."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TaskID,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from functools import partial
 
+    from fltheory.cli.progress import progress_bar
     from fltheory.sweep.run import run_sweep
 
-    err = Console(stderr=True)
-    if not err.is_terminal:
-        return run_sweep(sweep, store, executor=executor, workers=workers, address=address)
-    bar = Progress(
-        TextColumn("runs"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    )
-    tasks: list[TaskID] = []
-
-    def advance(done: int, total: int) -> None:
-        if not tasks:  # runs found in the store start the bar (and do not speed up the ETA)
-            tasks.append(bar.add_task("runs", total=total, completed=done))
-        bar.update(tasks[0], completed=done)
-
-    with bar:
+    with progress_bar(eta=True) as rows:
+        # runs found in the store start the row (and do not speed up the ETA)
+        advance = None if rows is None else partial(rows.advance, "runs")
         return run_sweep(
             sweep, store, executor=executor, workers=workers, address=address, progress=advance
         )

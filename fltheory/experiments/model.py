@@ -15,7 +15,8 @@ that imports every module of :mod:`fltheory.experiments.catalog`: adding an expe
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -27,6 +28,20 @@ from fltheory.registry import Registry
 #: level, reported as :data:`SMOKE_VERDICTS`) and ``full`` (the paper's size; 95 % intervals,
 #: magnitudes judged; its verdict is the record).
 MODES = ("quick", "full")
+T = TypeVar("T")
+
+
+def per_mode(make: Callable[..., T], *args: Any, **kwargs: Any) -> dict[str, Callable[[], T]]:
+    """A setup's ``configs`` whose builder takes the mode first: ``{mode: make(mode, *args,
+    **kwargs)}`` for every mode of :data:`MODES`, each built when called.
+
+    >>> configs = per_mode(lambda mode, n: f"{mode} × {n}", 3)
+    >>> list(configs), configs["full"]()
+    (['quick', 'full'], 'full × 3')
+    """
+    return {mode: partial(make, mode, *args, **kwargs) for mode in MODES}
+
+
 #: Setups: ``paper`` (the paper as written) and ``authors`` (what the authors' public code does).
 SETUPS = ("paper", "authors")
 #: Verdicts of a full run (the record), best first.
@@ -349,9 +364,12 @@ def register(experiment: Experiment) -> Experiment:
     >>> get("cafed:fig1a").source.figure
     'Fig. 1(a)'
     """
-    EXPERIMENTS.register(experiment.id, params=Strict, doc=experiment.title, experiment=experiment)(
-        _build
-    )
+    EXPERIMENTS.register(
+        experiment.id,
+        params=Strict,
+        doc=experiment.title,
+        experiment=experiment,
+    )(_build)
     return experiment
 
 
@@ -363,6 +381,15 @@ def get(experiment_id: str) -> Experiment:
     """
     experiment: Experiment = EXPERIMENTS.get(experiment_id).extras["experiment"]
     return experiment
+
+
+def module_of(experiment_id: str) -> str:
+    """The module that registered the experiment (``fltheory.experiments.catalog.…``).
+
+    >>> module_of("cafed:fig2a")
+    'fltheory.experiments.catalog.cafed_fig2'
+    """
+    return EXPERIMENTS.get(experiment_id).origin
 
 
 def all_experiments() -> list[Experiment]:

@@ -548,7 +548,7 @@ def reproduction_identity(
     >>> identity["seeds"], len(identity["config_hash"])
     (3, 64)
     """
-    from fltheory import __version__
+    from fltheory._version import __version__
     from fltheory.provenance import config_hash
 
     experiment = get(experiment_id)

@@ -23,8 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fltheory import checks
+from fltheory.defaults import LOCAL_LR as DEFAULT_LR
+from fltheory.defaults import LOCAL_STEPS as DEFAULT_LOCAL_STEPS
+from fltheory.defaults import SERVER_LR as DEFAULT_SERVER_LR
 from fltheory.errors import AssumptionViolation, InputError
-from fltheory.limits import DEFAULT_LOCAL_STEPS, DEFAULT_LR, DEFAULT_SERVER_LR
 from fltheory.limits.bernoulli import harmonic_inclusion, link_probabilities
 from fltheory.limits.local import local_gain
 from fltheory.limits.normalised import weighted_harmonic_inclusion

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fltheory.defaults import LOCAL_LR as DEFAULT_LR
+from fltheory.defaults import LOCAL_STEPS as DEFAULT_LOCAL_STEPS
 from fltheory.errors import NumericalError
-from fltheory.limits import DEFAULT_LOCAL_STEPS, DEFAULT_LR
 from fltheory.limits.aggregation import client_vectors
 from fltheory.limits.bernoulli import fedavg_weights, harmonic_inclusion, link_probabilities
 from fltheory.limits.local import local_gain

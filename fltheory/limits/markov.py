@@ -37,8 +37,9 @@ from typing import cast
 
 import numpy as np
 
+from fltheory.defaults import LOCAL_LR as DEFAULT_LR
+from fltheory.defaults import LOCAL_STEPS as DEFAULT_LOCAL_STEPS
 from fltheory.errors import AssumptionViolation, InputError, NumericalError
-from fltheory.limits import DEFAULT_LOCAL_STEPS, DEFAULT_LR
 from fltheory.limits.aggregation import FEDAVG, Aggregation, client_vectors
 from fltheory.limits.local import local_gain
 from fltheory.limits.result import LimitResult

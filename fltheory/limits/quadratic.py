@@ -18,8 +18,9 @@ CA-Fed eq. 1 with target importance α).
 
 import numpy as np
 
+from fltheory.defaults import LOCAL_LR as DEFAULT_LR
+from fltheory.defaults import LOCAL_STEPS as DEFAULT_LOCAL_STEPS
 from fltheory.errors import AssumptionViolation, InputError
-from fltheory.limits import DEFAULT_LOCAL_STEPS, DEFAULT_LR
 from fltheory.limits.aggregation import FEDAVG, Aggregation, client_vectors, expected_coefficients
 from fltheory.limits.bernoulli import link_probabilities
 from fltheory.limits.local import local_operators

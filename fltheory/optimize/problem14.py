@@ -23,9 +23,9 @@ import cvxpy as cp
 import numpy as np
 
 from fltheory import checks
+from fltheory.defaults import KAPPA2 as DEFAULT_KAPPA2
 from fltheory.divergence import biased_importance, chi_square
 from fltheory.errors import InputError, NumericalError
-from fltheory.optimize import DEFAULT_KAPPA2
 from fltheory.optimize.objective import (
     chi_square_grad,
     opt_fraction,

@@ -20,7 +20,6 @@ since the last checkpoint is at least ``RATIO`` times what writing one took (and
 ``MIN_INTERVAL`` seconds), so checkpointing costs at most 1/RATIO = 5 % of the run.
 """
 
-import io
 import json
 import shutil
 import time
@@ -32,7 +31,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from fltheory.atomic import write_atomic
+from fltheory.atomic import npz_bytes, write_atomic
 from fltheory.errors import InputError
 from fltheory.sim.algorithms.memory import MemoryAlgorithm
 from fltheory.sim.compare import Setup
@@ -47,25 +46,6 @@ RATIO = 20.0
 MIN_INTERVAL = 1.0
 #: Bump when the layout of the files changes (older checkpoints are then refused).
 FORMAT = 1
-
-
-def npz_bytes(arrays: dict[str, np.ndarray], *, compress: bool = False) -> bytes:
-    """The bytes of an ``.npz`` holding ``arrays`` — deterministic (no time stamps), so equal
-    arrays give equal files (:func:`numpy.savez` stamps each member with the current time).
-
-    >>> blob = npz_bytes({"a": np.arange(3)})
-    >>> blob == npz_bytes({"a": np.arange(3)}), np.load(io.BytesIO(blob))["a"].tolist()
-    (True, [0, 1, 2])
-    """
-    buffer = io.BytesIO()
-    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
-    with zipfile.ZipFile(buffer, "w", compression=method) as archive:
-        for name, value in arrays.items():
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = method
-            with archive.open(info, "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asarray(value), allow_pickle=False)
-    return buffer.getvalue()
 
 
 def _text(value: Any) -> np.ndarray:

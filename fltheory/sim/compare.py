@@ -9,6 +9,7 @@ from fltheory.errors import InputError
 from fltheory.rng import generator
 from fltheory.sim.availability import AvailabilityProcess
 from fltheory.sim.batches import BatchPlan
+from fltheory.sim.contract import DataBacked, OwnStart, SimProblem
 from fltheory.sim.engine import Checkpoint, EngineState, Observer, run_vectorised
 from fltheory.sim.knowledge import (
     Knowledge,
@@ -17,7 +18,6 @@ from fltheory.sim.knowledge import (
     warmed_knowledge,
 )
 from fltheory.sim.local_opt import EpochPlan, torch_default_init
-from fltheory.sim.problems import TensorProblem
 from fltheory.sim.reference import run_reference
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, SimSettings
@@ -27,7 +27,7 @@ from fltheory.sim.settings import AlgorithmSpec, SimSettings
 class Setup:
     """Everything one comparison shares: the trace is drawn once, from ``seed``."""
 
-    problem: TensorProblem
+    problem: SimProblem
     process: AvailabilityProcess
     settings: SimSettings
     seed: int
@@ -52,12 +52,13 @@ class Setup:
             self.plan = EpochPlan(self.seed, counts, s.local_epochs, s.batch_size, self.reps)
         elif counts is not None and s.batch_size > 0:
             self.plan = BatchPlan(self.seed, counts, s.local_steps, s.batch_size, self.reps)
-        init = getattr(self.problem, "initial_params", None)
-        model = getattr(self.problem, "model", None)
+        model = self.problem.model if isinstance(self.problem, DataBacked) else None
         if s.init == "torch_default" and not hasattr(model, "initial_params"):
             self.w0 = torch_default_init(model, self.problem.n_params, self.seed)
-        else:  # CNNs' own random start is already torch's default
-            self.w0 = np.zeros(self.problem.n_params) if init is None else init()
+        elif isinstance(self.problem, OwnStart):  # CNNs' own start is already torch's default
+            self.w0 = self.problem.initial_params()
+        else:
+            self.w0 = np.zeros(self.problem.n_params)
         self._knowledge: dict[str, Knowledge] = {}
 
     def knowledge(self, spec: AlgorithmSpec) -> Knowledge:

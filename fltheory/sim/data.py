@@ -8,7 +8,9 @@ the largest client) keeps power-law data sets small; minibatches are gathered by
 Generators (all randomness from ``generator(seed, "sim/data/...")``):
 * :func:`synthetic_leaf` — LEAF Synthetic(γ, δ), CA-Fed ToN Appendix G1 (setup of [23], [24]);
 * :func:`binary_synthetic` — the INFOCOM version's binary data set (Appendix F): two groups,
-  the second with labels flipped with probability h.
+  the second with labels flipped with probability h;
+* :func:`validation_split` — the rows of a 20 % (say) validation split of each client's training
+  set, seeded by (seed, "validation").
 """
 
 from dataclasses import dataclass
@@ -66,9 +68,7 @@ class FederatedData:
 
     def split_validation(self, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
         """(train rows, validation rows) of x_train: ``fraction`` of each client's samples,
-        seeded by (seed, "validation") (:func:`fltheory.sim.partitions.validation_split`)."""
-        from fltheory.sim.partitions import validation_split
-
+        seeded by (seed, "validation") (:func:`validation_split`)."""
         return validation_split(self.train_counts, fraction, seed)
 
     def padded_indices(self) -> tuple[np.ndarray, np.ndarray]:
@@ -77,6 +77,31 @@ class FederatedData:
         idx = np.arange(n_max)[None, :].repeat(self.n_clients, 0)
         mask = idx < self.train_counts[:, None]
         return np.where(mask, idx, 0), mask
+
+
+def validation_split(
+    train_counts: np.ndarray, fraction: float, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(train rows, validation rows), sorted, of a ragged training set with ``train_counts``
+    samples per client: client k gives round(fraction·n_k) random rows (keeping at least one
+    for training) to validation, drawn from ``generator(seed, "validation")``.
+
+    >>> train, val = validation_split(np.array([5, 10]), 0.2, seed=0)
+    >>> len(train), len(val), bool(((val >= 5).sum(), (val < 5).sum()) == (2, 1))
+    (12, 3, True)
+    """
+    if not 0.0 <= fraction < 1.0:
+        raise InputError(f"the validation fraction must lie in [0, 1), got {fraction}")
+    counts = np.asarray(train_counts, dtype=np.int64)
+    rng = generator(seed, "validation")
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    val = []
+    for start, n in zip(starts, counts, strict=True):
+        k = min(round(fraction * float(n)), int(n) - 1)
+        val.append(start + rng.permutation(int(n))[:k])
+    val_rows = np.sort(np.concatenate(val)).astype(np.int64) if val else np.zeros(0, np.int64)
+    train_rows = np.setdiff1d(np.arange(int(counts.sum()), dtype=np.int64), val_rows)
+    return train_rows, val_rows
 
 
 def _split(

@@ -174,7 +174,7 @@ class RoundServer:
         lambda2: np.ndarray | list[float] | None = None,
         prior: tuple[float, float] = (1.0, 1.0),
     ) -> None:
-        if getattr(algorithm, "corrects_gradients", False):
+        if algorithm.corrects_gradients:
             raise InputError(
                 f"{algorithm.name} corrects the clients' local gradients: not offered here"
             )

@@ -39,6 +39,7 @@ import torch
 from fltheory.sim.algorithms.base import RoundInput, State
 from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
 from fltheory.sim.batches import BatchPlan, RoundBatches
+from fltheory.sim.contract import ChunkedUpdates, ClientScores, RoundPlanner, SimProblem
 from fltheory.sim.knowledge import Knowledge
 from fltheory.sim.local_opt import EpochPlan, LocalRunner
 from fltheory.sim.loss_signal import signal_losses
@@ -64,10 +65,12 @@ def server_step(
     return w, v
 
 
-def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) -> LocalFn:
+def _local_runner(
+    problem: SimProblem, idx_t: RoundBatches | None, lr: float, steps: int
+) -> LocalFn:
     """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches (through
     the problem's ``local_sgd_round`` on the plan's round where it has one)."""
-    plan_step = getattr(problem, "local_sgd_round", None)
+    plan_step = problem.local_sgd_round if isinstance(problem, RoundPlanner) else None
 
     def local(
         rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor, correction: torch.Tensor | None = None
@@ -84,12 +87,11 @@ def _local_runner(problem, idx_t: RoundBatches | None, lr: float, steps: int) ->
     return local
 
 
-def _row_chunk(problem) -> int:
+def _row_chunk(problem: SimProblem) -> int:
     """(repetition, client) rows per chunk of :func:`_weighted_updates`: the problem's
     ``update_rows()`` where it chunks them (a size fixed by the config, never by the free
     memory), else all rows at once."""
-    rows = getattr(problem, "update_rows", None)
-    return 2**62 if rows is None else rows()
+    return problem.update_rows() if isinstance(problem, ChunkedUpdates) else 2**62
 
 
 def _weighted_updates(
@@ -109,19 +111,19 @@ def _weighted_updates(
     return delta, np.bincount(rr, minlength=w.shape[0]) > 0
 
 
-def _record(problem, w: torch.Tensor, out: dict[str, list[torch.Tensor]], suffix: str) -> None:
+def _record(
+    problem: SimProblem, w: torch.Tensor, out: dict[str, list[torch.Tensor]], suffix: str
+) -> None:
     """Append the objective, accuracy and distance of the (R, P) models w (those defined)."""
     out.setdefault("objective" + suffix, []).append(problem.objective(w))
-    for name in ("accuracy", "distance"):
-        value = getattr(problem, name)(w)
+    for name, value in (("accuracy", problem.accuracy(w)), ("distance", problem.distance(w))):
         if value is not None:
             out.setdefault(name + suffix, []).append(value)
 
 
-def _client_accuracy(problem, w: torch.Tensor) -> np.ndarray | None:
+def _client_accuracy(problem: SimProblem, w: torch.Tensor) -> np.ndarray | None:
     """(R, N) test accuracy of the final global models on each client's test set."""
-    fn = getattr(problem, "client_accuracies", None)
-    value = None if fn is None else fn(w)
+    value = problem.client_accuracies(w) if isinstance(problem, ClientScores) else None
     return None if value is None else value.double().cpu().numpy()
 
 
@@ -162,7 +164,11 @@ Checkpoint = Callable[[EngineState], None]
 
 
 def initial_state(
-    problem, trace: np.ndarray, spec: AlgorithmSpec, knowledge: Knowledge, w0: np.ndarray
+    problem: SimProblem,
+    trace: np.ndarray,
+    spec: AlgorithmSpec,
+    knowledge: Knowledge,
+    w0: np.ndarray,
 ) -> EngineState:
     """The state before round 0: w = w0 in every repetition, no momentum, empty records."""
     reps, rounds, n = trace.shape
@@ -189,7 +195,7 @@ def run_info(spec: AlgorithmSpec) -> dict[str, Any]:
 
 
 def run_vectorised(
-    problem,
+    problem: SimProblem,
     trace: np.ndarray,
     spec: AlgorithmSpec,
     settings: SimSettings,
@@ -201,9 +207,10 @@ def run_vectorised(
     start: EngineState | None = None,
     checkpoint: Checkpoint | None = None,
 ) -> RunResult:
-    """Run one algorithm on an (R, T, N) trace; ``problem`` is a tensor problem
-    (:mod:`fltheory.sim.problems`) whose device and dtype the run uses. ``start`` continues a
-    saved state (from its round ``t``); ``checkpoint`` sees the state after every round."""
+    """Run one algorithm on an (R, T, N) trace; the ``problem``
+    (:class:`~fltheory.sim.contract.SimProblem`) sets the run's device and dtype. ``start``
+    continues a saved state (from its round ``t``); ``checkpoint`` sees the state after every
+    round."""
     clock = time.perf_counter()
     reps, rounds, n = trace.shape
     device = problem.device
@@ -214,7 +221,7 @@ def run_vectorised(
     is_eval[evals] = True
     stateful = alg if isinstance(alg, MemoryAlgorithm) else None
     opt = settings.optimiser
-    use_opt = opt.active or getattr(alg, "corrects_gradients", False)
+    use_opt = opt.active or alg.corrects_gradients
     if opt.momentum and st.local_buf is None:
         st.local_buf = st.w.new_zeros((reps, n, st.w.shape[1]))
     for t in range(st.t, rounds):
@@ -231,9 +238,8 @@ def run_vectorised(
         if alg.needs_losses:
             losses = np.full((reps, n), np.nan)
             rr, kk = np.nonzero(mask)
-            signal = getattr(alg, "signal", None)
-            if signal is not None:  # a full-set signal (CA-Fed's loss_signal), spec C.5
-                losses = np.where(mask, signal_losses(problem, w, signal), np.nan)
+            if alg.signal is not None:  # a full-set signal (CA-Fed's loss_signal), spec C.5
+                losses = np.where(mask, signal_losses(problem, w, alg.signal), np.nan)
             elif rr.size:
                 first = None if idx_t is None else torch.as_tensor(idx_t[rr, 0, kk], device=device)
                 kk_t = torch.as_tensor(kk, device=device)
@@ -281,7 +287,7 @@ def _stack(values: list[torch.Tensor]) -> np.ndarray:
 
 
 def finish(
-    problem,
+    problem: SimProblem,
     trace: np.ndarray,
     spec: AlgorithmSpec,
     knowledge: Knowledge,

@@ -33,6 +33,7 @@ import numpy as np
 import torch
 
 from fltheory.errors import InputError
+from fltheory.sim.contract import DataBacked, KnownMinima, SimProblem
 
 Kind = Literal["oracle", "sklearn"]
 #: Gradient sup-norm at which L-BFGS stops (float64).
@@ -46,7 +47,7 @@ def _client_rows(counts: np.ndarray, k: int) -> slice:
     return slice(start, start + int(counts[k]))
 
 
-def exact_local_minima(problem: Any, gtol: float = GTOL, max_iter: int = 5000) -> np.ndarray:
+def exact_local_minima(problem: DataBacked, gtol: float = GTOL, max_iter: int = 5000) -> np.ndarray:
     """(N,) min_θ [mean_i ℓ(θ; ξ_i) + (ridge/2)‖θ‖²] per client, by L-BFGS (scipy) in float64,
     started at θ = 0 (the model's ``sample_losses`` and ``penalty`` define the objective)."""
     from scipy.optimize import minimize
@@ -127,17 +128,16 @@ def sklearn_local_minima(data: Any) -> np.ndarray:
     return out
 
 
-def local_minima(problem: Any, kind: Kind) -> np.ndarray:
+def local_minima(problem: SimProblem, kind: Kind) -> np.ndarray:
     """F_k* of ``problem`` by ``kind`` ("oracle": exact; "sklearn": the authors' fit), cached
     per problem. Problems with exact minima of their own (quadratics) answer "oracle" directly."""
     if kind not in ("oracle", "sklearn"):
         raise InputError(f"unknown local-minima kind {kind!r}; expected 'oracle' or 'sklearn'")
-    data = getattr(problem, "data", None)
-    if data is None:
-        known = getattr(problem, "local_minima", None)
-        if kind == "oracle" and known is not None:
-            return np.asarray(known, dtype=float)
+    if not isinstance(problem, DataBacked):  # (before KnownMinima: a data problem computes)
+        if kind == "oracle" and isinstance(problem, KnownMinima):
+            return np.asarray(problem.local_minima, dtype=float)
         raise InputError(f"local minima '{kind}' need a data problem")
+    data = problem.data
     cache = _CACHE.setdefault(problem, {})
     if kind not in cache:
         cache[kind] = (

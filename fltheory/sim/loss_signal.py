@@ -35,6 +35,7 @@ import torch
 
 from fltheory.errors import InputError
 from fltheory.rng import generator
+from fltheory.sim.contract import DataBacked, SimProblem
 
 Which = Literal["minibatch", "train", "validation", "test"]
 WHICH = ("minibatch", "train", "validation", "test")
@@ -80,7 +81,7 @@ def validation_rows(counts: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarr
     return np.concatenate(rows), np.concatenate(owner)
 
 
-def _sample_set(problem: Any, which: str, seed: int) -> tuple[torch.Tensor, ...]:
+def _sample_set(problem: DataBacked, which: str, seed: int) -> tuple[torch.Tensor, ...]:
     """(x, y, owner, counts) tensors of the samples ``which`` uses, cached per problem."""
     cache = _ROWS.setdefault(problem, {})
     key = (which, seed if which == "validation" else 0)
@@ -106,7 +107,7 @@ def _sample_set(problem: Any, which: str, seed: int) -> tuple[torch.Tensor, ...]
     return cache[key]
 
 
-def _client_means(problem: Any, w: torch.Tensor, which: str, seed: int) -> torch.Tensor:
+def _client_means(problem: DataBacked, w: torch.Tensor, which: str, seed: int) -> torch.Tensor:
     x, y, owner, counts = _sample_set(problem, which, seed)
     total = torch.zeros(w.shape[0], problem.n_clients, device=w.device, dtype=w.dtype)
     for s in range(0, x.shape[0], CHUNK):
@@ -115,9 +116,9 @@ def _client_means(problem: Any, w: torch.Tensor, which: str, seed: int) -> torch
     return total / torch.clamp(counts, min=1)
 
 
-def signal_losses(problem: Any, w: torch.Tensor, signal: LossSignal) -> np.ndarray:
+def signal_losses(problem: SimProblem, w: torch.Tensor, signal: LossSignal) -> np.ndarray:
     """(R, N) loss of each server model w_r (rows of ``w``) on each client's sample set."""
-    if getattr(problem, "data", None) is None:
+    if not isinstance(problem, DataBacked) or problem.data is None:
         raise InputError(f"loss signal '{signal.which}' needs a data problem")
     with torch.no_grad():
         means = _client_means(problem, w, signal.which, signal.seed)

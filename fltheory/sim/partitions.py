@@ -19,8 +19,8 @@ to one. :func:`federate` cuts each class's shuffled samples at the cumulative sh
 * :func:`cluster_label_maps` — CA-Fed INFOCOM's MNIST (public code): the clients fall into two
   random clusters of equal size and **each** cluster swaps its own two label pairs, in train and
   test labels alike (``federate(label_maps=...)``).
-* :func:`validation_split` — the rows of a 20 % (say) validation split of each client's training
-  set, seeded by (seed, "validation"); :func:`take_train` keeps the other rows.
+* :func:`take_train` — keeps the training rows of a validation split
+  (:func:`~fltheory.sim.data.validation_split`, importable from here too).
 """
 
 import numpy as np
@@ -28,6 +28,7 @@ import numpy as np
 from fltheory.errors import InputError
 from fltheory.rng import generator
 from fltheory.sim.data import FederatedData
+from fltheory.sim.data import validation_split as validation_split  # its former home
 from fltheory.sim.datasets import ImageArrays
 
 MAX_TRIES = 100
@@ -138,31 +139,6 @@ def cluster_label_maps(
         mapping[a], mapping[b] = b, a
         maps[cluster == j] = mapping
     return maps, cluster
-
-
-def validation_split(
-    train_counts: np.ndarray, fraction: float, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """(train rows, validation rows), sorted, of a ragged training set with ``train_counts``
-    samples per client: client k gives round(fraction·n_k) random rows (keeping at least one
-    for training) to validation, drawn from ``generator(seed, "validation")``.
-
-    >>> train, val = validation_split(np.array([5, 10]), 0.2, seed=0)
-    >>> len(train), len(val), bool(((val >= 5).sum(), (val < 5).sum()) == (2, 1))
-    (12, 3, True)
-    """
-    if not 0.0 <= fraction < 1.0:
-        raise InputError(f"the validation fraction must lie in [0, 1), got {fraction}")
-    counts = np.asarray(train_counts, dtype=np.int64)
-    rng = generator(seed, "validation")
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    val = []
-    for start, n in zip(starts, counts, strict=True):
-        k = min(round(fraction * float(n)), int(n) - 1)
-        val.append(start + rng.permutation(int(n))[:k])
-    val_rows = np.sort(np.concatenate(val)).astype(np.int64) if val else np.zeros(0, np.int64)
-    train_rows = np.setdiff1d(np.arange(int(counts.sum()), dtype=np.int64), val_rows)
-    return train_rows, val_rows
 
 
 def take_train(data: FederatedData, rows: np.ndarray) -> FederatedData:

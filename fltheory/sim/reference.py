@@ -19,6 +19,7 @@ import torch
 
 from fltheory.errors import InputError
 from fltheory.sim.batches import BatchPlan
+from fltheory.sim.contract import SimProblem
 from fltheory.sim.knowledge import Knowledge
 from fltheory.sim.local_opt import EpochPlan, ReferenceLocal
 from fltheory.sim.registries import ALGORITHMS
@@ -29,7 +30,9 @@ from fltheory.sim.twins import RoundView, Twin
 METRICS = ("objective", "accuracy", "distance")
 
 
-def _local_model(problem, k, w, batches, lr, steps):
+def _local_model(
+    problem: SimProblem, k: int, w: torch.Tensor, batches: Any, lr: float, steps: int
+) -> torch.Tensor:
     x = w.clone()
     for j in range(steps):
         x = x.detach().requires_grad_(True)
@@ -58,7 +61,7 @@ def server_update(
     return w, v
 
 
-def client_accuracies(problem, w) -> list[float] | None:
+def client_accuracies(problem: SimProblem, w: torch.Tensor) -> list[float] | None:
     """Each client's test accuracy of one model (NaN without test data; None: no data)."""
     with torch.no_grad():
         accs = [problem.client_accuracy(k, w) for k in range(problem.n_clients)]
@@ -67,19 +70,21 @@ def client_accuracies(problem, w) -> list[float] | None:
     return [math.nan if a is None else float(a) for a in accs]
 
 
-def _evaluate(problem, w, alpha) -> tuple[float, float | None, float | None]:
+def _evaluate(
+    problem: SimProblem, w: torch.Tensor, alpha: list[float]
+) -> tuple[float, float | None, float | None]:
     """(F(w) = Σ α_k F_k(w), α-weighted test accuracy, distance to w*), None where undefined."""
     with torch.no_grad():
         obj = sum(alpha[k] * float(problem.client_objective(k, w)) for k in range(len(alpha)))
-        accs = [(alpha[k], problem.client_accuracy(k, w)) for k in range(len(alpha))]
-        accs = [(a, float(v)) for a, v in accs if v is not None]
+        scored = [(alpha[k], problem.client_accuracy(k, w)) for k in range(len(alpha))]
+        accs = [(a, float(v)) for a, v in scored if v is not None]
         acc = sum(a * v for a, v in accs) / sum(a for a, _ in accs) if accs else None
         dist = problem.distance(w[None])
     return obj, acc, None if dist is None else float(dist[0])
 
 
 def run_reference(
-    problem,
+    problem: SimProblem,
     trace: np.ndarray,
     spec: AlgorithmSpec,
     settings: SimSettings,
@@ -99,11 +104,10 @@ def run_reference(
     metrics: dict[str, np.ndarray] = {}
     weights = np.zeros((reps, rounds, n), dtype=np.float32)
     final, client_acc = [], []
-    to = {"device": problem.device, "dtype": problem.dtype}
     opt = settings.optimiser
-    use_opt = opt.active or getattr(alg, "corrects_gradients", False)
+    use_opt = opt.active or alg.corrects_gradients
     for r in range(reps):
-        w = torch.as_tensor(w0, **to).clone()
+        w = torch.as_tensor(w0, device=problem.device, dtype=problem.dtype).clone()
         v = torch.zeros_like(w)
         buffers = [torch.zeros_like(w) for _ in range(n)]  # local momentum, never reset
         st = twin.start(alg, alpha, [float(p) for p in knowledge.pi(0, reps)[r]], w)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.atomic import npz_bytes
 from fltheory.jsonable import to_jsonable
 from fltheory.sim.client_metrics import summarise_distribution
 
@@ -171,7 +172,6 @@ def result_contents(
     >>> list(result_contents({"seed": 0}, *run_config(cfg)))
     ['summary.json', 'rounds.csv', 'rounds.schema.json', 'clients.npz', 'timing.json']
     """
-    from fltheory.sim.checkpoint import npz_bytes
 
     def dump(value: Any) -> str:
         return json.dumps(to_jsonable(value), indent=2) + "\n"

@@ -1,7 +1,7 @@
 """CA-Fed availability-chain claims (fltheory/claims/papers/cafed_chains.py, cafed_clients.py):
 every margin at a hand-checkable instance against an independent computation (closed forms,
-exact rationals, numpy on the dense matrix), the fast falsifier verdicts and (slow) every claim
-at its default budget within the module's time allowance."""
+exact rationals, numpy on the dense matrix), (every claim's verdict:
+test_expected_verdicts.py)."""
 
 import math
 from fractions import Fraction
@@ -11,14 +11,11 @@ import pytest
 
 import fltheory.claims.papers.cafed_chains as cc
 import fltheory.claims.papers.cafed_clients as cl
-from fltheory.claims import CLAIMS, falsify
-from fltheory.claims.run import check, unexpected_verdicts
+from fltheory.claims import CLAIMS
 from fltheory.errors import NumericalError
 from fltheory.rng import generator
 
 A = np.array
-MODULES = (cc.__name__, cl.__name__)
-CLAIMS_HERE = [c for c in CLAIMS if c.margin is not None and c.margin.__module__ in MODULES]
 
 
 def claim(cid):
@@ -430,44 +427,3 @@ def test_step171_one_client_counterexample():
 def test_lemma18_generic_instance_is_decided_and_holds():
     i = dict(QP, rad=1.0, phi=0.0, l2=A([0.5]), sigma=1.0, E=2, eta_frac=1.0, a=1.0, s=100)
     assert margin("lemma18-eq163", **i) > 0
-
-
-# ------------------------------------------------------------------ verdicts
-
-FAST_BUDGET = {
-    # chains take the library's exact path (~0.05–0.2 s each): small budgets
-    "eq229-slem": 20, "lemma16-eq5": 30, "prop4": 60, "lemma16-eq158-corrected": 30,
-    "footnote3-lambda-choice-b": 30, "appf1-mixing-upper-reversible": 60,
-    "appf1-mixing-lower": 60, "fig4a-estimation-errors-decreasing": 2,
-    "fig4a-estimation-errors-lambda-exceeds-pi": 2, "eq16-20-estimators-filter": 30,
-}  # fmt: skip
-
-
-@pytest.mark.parametrize("c", CLAIMS_HERE, ids=lambda c: c.id)
-def test_fast_verdict(c):
-    label = c.id.split(":")[1]
-    if c.expected == "refuted":  # found within the default budget (the descent stops there)
-        budget = FAST_BUDGET.get(label, c.budget or 300)
-    else:
-        budget = FAST_BUDGET.get(label, 150)
-    verdict = falsify(c, budget=budget, seed=0)
-    assert verdict.verdict == c.expected, verdict
-    if c.expected == "refuted":
-        inst = {k: np.asarray(v) if isinstance(v, list) else v
-                for k, v in verdict.instance.items()}  # fmt: skip
-        assert c.margin(inst) < -c.tolerance
-        if c.exact is not None:
-            assert verdict.exact_margin is not None and verdict.exact_margin < 0
-
-
-#: The time allowance of this module's claims at their default budgets (wall seconds, two cores).
-ALLOWANCE = 80.0
-
-
-@pytest.mark.slow
-def test_default_budgets_reach_the_expected_verdicts():
-    report = check(CLAIMS_HERE, seed=0)
-    print("\n" + report.text_table())
-    failures = unexpected_verdicts(CLAIMS_HERE, report.verdicts)
-    assert not failures, failures
-    assert report.seconds < 2 * ALLOWANCE  # (a loaded machine; the allowance is for an idle one)

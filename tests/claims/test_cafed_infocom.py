@@ -1,6 +1,6 @@
 """CA-Fed INFOCOM claims (fltheory/claims/papers/cafed_infocom.py): the INFOCOM reading of the
-minimisers, Appendix D's convexity, Fig. 1's exclusions, the aliases, the fast falsifier verdicts
-and (slow) every claim at its default budget."""
+minimisers, Appendix D's convexity, Fig. 1's exclusions and the aliases (every claim's verdict:
+test_expected_verdicts.py)."""
 
 import math
 import re
@@ -9,12 +9,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fltheory.claims import CLAIMS, falsify
-from fltheory.claims.run import check, unexpected_verdicts
+from fltheory.claims import CLAIMS
 
 A = np.array
 CLAIMS_HERE = CLAIMS.select(paper="cafed-infocom")
-EXECUTABLE = [c for c in CLAIMS_HERE if c.executable]
 
 
 def claim(cid):
@@ -97,23 +95,3 @@ def test_eq11_on_w_explanation_agrees_with_the_exact_margin():
     assert not e.holds and c.verify(**e.verify_args)["holds"] is False
     # Γ_W = 50 − ½·(10 − 2.5)² = 21.875, χ² = 1/24 (p = (0.6, 0.4) as decimals): bound 0.911
     assert e.rhs.value == Fraction(21875, 1000) / 24 and e.lhs.value == 2
-
-
-@pytest.mark.parametrize("c", EXECUTABLE, ids=lambda c: c.id)
-def test_fast_verdict(c):
-    budget = {"fig1-excluded": 3}.get(c.id.split(":")[1], 300 if c.expected == "refuted" else 150)
-    verdict = falsify(c, budget=budget, seed=0)
-    assert verdict.verdict == c.expected, verdict
-    if c.expected == "refuted":
-        inst = {k: np.asarray(v) if isinstance(v, list) else v
-                for k, v in verdict.instance.items()}  # fmt: skip
-        assert c.margin(inst) < -c.tolerance
-        assert verdict.exact_margin is not None and verdict.exact_margin < 0
-
-
-@pytest.mark.slow
-def test_default_budgets_reach_the_expected_verdicts():
-    report = check(CLAIMS_HERE, seed=0)
-    print("\n" + report.text_table())
-    failures = unexpected_verdicts(CLAIMS_HERE, report.verdicts)
-    assert not failures, failures

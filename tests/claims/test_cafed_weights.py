@@ -1,11 +1,10 @@
 """The CA-Fed weight/optimisation claims (fltheory/claims/papers/cafed_weights.py): margins at
 hand-checkable instances against independent computations (Fractions, 1-D mpmath minimisation,
 closed sums), the findings' classes, their moderate witnesses in the paper's quantities and the
-standalone verify functions, small-budget verdicts, and slow runs at the default budget."""
+standalone verify functions (every claim's verdict: test_expected_verdicts.py)."""
 
 import itertools
 import math
-import time
 from fractions import Fraction as F
 
 import mpmath as mp
@@ -16,12 +15,6 @@ from fltheory.claims import CLAIMS, falsify
 from fltheory.claims.papers import cafed_weights as W
 
 CLAIM_IDS = [c.id for c in CLAIMS if c.margin is not None and c.margin.__module__ == W.__name__]
-#: Claims whose evaluations cost ≥ 5 ms: a smaller budget keeps the fast tests < 30 s.
-COSTLY = {
-    "cafed:fig1-adafed-priority": 100,
-    "cafed:kappa-infinity-gamma-positive": 150,
-    "cafed:kappa-exclusion-monotone": 300,
-}
 
 
 def chi2(alpha, pi, q):
@@ -335,42 +328,10 @@ def test_every_claim_of_the_module_is_covered():
     assert {"cafed:fig1-experiments", "cafed:apph1-cost"}.isdisjoint(CLAIM_IDS)
 
 
-def _fast(claim_id):
-    """Holding claims run fast at a small budget; a refutation adds the moderate search, the
-    failure boundary and their explanations (tens of seconds): those run under slow."""
-    if CLAIMS.get(claim_id).expected == "holds":
-        return claim_id
-    return pytest.param(claim_id, marks=pytest.mark.slow)
-
-
-@pytest.mark.parametrize("claim_id", [_fast(c) for c in CLAIM_IDS])
-def test_small_budget_verdict(claim_id):
-    claim = CLAIMS.get(claim_id)
-    verdict = falsify(claim, budget=COSTLY.get(claim_id, 300), seed=0)
-    assert verdict.verdict == claim.expected, verdict
-    if verdict.verdict == "refuted":
-        assert verdict.exact_margin is None or verdict.exact_margin < 0
-
-
 def test_non_executable_claims_say_why():
     for claim_id in ("cafed:fig1-experiments", "cafed:apph1-cost"):
         verdict = falsify(CLAIMS.get(claim_id))
         assert verdict.verdict == "not_executable" and verdict.message
-
-
-@pytest.mark.slow
-def test_every_claim_at_its_default_budget(capsys):
-    rows, start = [], time.perf_counter()
-    for claim_id in CLAIM_IDS:
-        claim = CLAIMS.get(claim_id)
-        v = falsify(claim, seed=0)
-        rows.append((claim_id, v.verdict, v.worst_margin, v.evaluations, v.seconds))
-        assert v.verdict == claim.expected, v
-    with capsys.disabled():
-        print(f"\n{'claim':42s} {'verdict':8s} {'worst margin':>13s} {'evals':>6s} {'s':>6s}")
-        for cid, verdict, worst, evals, secs in rows:
-            print(f"{cid:42s} {verdict:8s} {worst:13.3g} {evals:6d} {secs:6.2f}")
-        print(f"total {time.perf_counter() - start:.1f} s")
 
 
 # --- findings: classes, moderate witnesses by hand, standalone verify ---------------------------

@@ -1,5 +1,6 @@
 """FedPBC paper claims (fltheory/claims/papers/fedpbc.py, fedpbc_lemmas.py, fedpbc_theorem1.py):
-hand-checked margins, the fast falsifier verdicts, and (slow) every claim at its default budget."""
+hand-checked margins and the falsifier's regressions (every claim's verdict:
+test_expected_verdicts.py)."""
 
 import itertools
 import math
@@ -8,12 +9,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fltheory.claims import CLAIMS, falsify
+from fltheory.claims import CLAIMS
 from fltheory.claims.papers import _fedpbc_common as FC
 from fltheory.claims.papers import fedpbc as F
 from fltheory.claims.papers import fedpbc_lemmas as FL
 from fltheory.claims.papers import fedpbc_theorem1 as FT
-from fltheory.claims.run import check, unexpected_verdicts
 from fltheory.errors import NumericalError
 from fltheory.limits.fedpbc import mixing_rho
 from fltheory.rng import generator
@@ -36,7 +36,6 @@ def exact(cid, **inst):
 
 
 CLAIMS_HERE = CLAIMS.select(paper="fedpbc")
-EXECUTABLE = [c for c in CLAIMS_HERE if c.executable]
 
 
 def test_every_claim_has_a_verdict_expectation_or_a_reason():
@@ -441,34 +440,7 @@ def test_synthetic_c_ends():
     assert margin("synthetic-c", x=0.0) == pytest.approx(0.02)
 
 
-# --- the falsifier ----------------------------------------------------------------------------
-
-FAST_BUDGET = {"prop1-time-average": 60, "remark1-local-compute": 150, "mixing-w": 150,
-               # a narrow region (~0.1 % of samples): the descent phase of the default budget
-               # finds it deterministically (≈ 2 s); at 300 only hypothesis's phase did
-               "thm1-stepsize": 3000}  # fmt: skip
-
-
-@pytest.mark.parametrize("c", EXECUTABLE, ids=lambda c: c.id)
-def test_fast_verdict(c):
-    label = c.id.split(":")[1]
-    budget = FAST_BUDGET.get(label, 300 if c.expected == "refuted" else 120)
-    verdict = falsify(c, budget=budget, seed=0)
-    assert verdict.verdict == c.expected, verdict
-    if c.expected == "refuted":
-        inst = {k: np.asarray(v) if isinstance(v, list) else v
-                for k, v in verdict.instance.items()}  # fmt: skip
-        assert c.margin(inst) < -c.tolerance
-        if c.exact is not None:
-            assert verdict.exact_margin is not None and verdict.exact_margin < 0
-
-
-@pytest.mark.slow
-def test_default_budgets_reach_the_expected_verdicts():
-    report = check(CLAIMS_HERE, seed=0)
-    print("\n" + report.text_table())
-    failures = unexpected_verdicts(CLAIMS_HERE, report.verdicts)
-    assert not failures, failures
+# --- the falsifier's regressions -----------------------------------------------------------
 
 
 def test_time_average_rare_event_allowance():

@@ -39,6 +39,7 @@ from fltheory.experiments.model import (
     Number,
     Panel,
     SetupSpec,
+    per_mode,
     register,
 )
 from fltheory.experiments.stats import paired_difference
@@ -409,17 +410,11 @@ register(
                 "η ∈ {1, .1, .03, .01} × η̄ ∈ {8, 5, 2, 1}, T = 50, 2 draws; full: App. G's grid, "
                 "T = 200, 3 draws); the selection is in the verdict's 'grid'",
                 FIG1A_PAPER.data,
-                configs={
-                    "quick": lambda: fig1a_grid_config("quick"),
-                    "full": lambda: fig1a_grid_config("full"),
-                },
+                configs=per_mode(fig1a_grid_config),
             ),
             "authors": authors_setup(
                 AUTHORS_LEAF,
-                configs={
-                    "quick": lambda: fig1a_authors_config("quick"),
-                    "full": lambda: fig1a_authors_config("full"),
-                },
+                configs=per_mode(fig1a_authors_config),
                 description="rates per algorithm from the code grid extended down (spec "
                 "D.1(b)): Unbiased 3e-4/0.1, CA-Fed 1e-3/0.1, AdaFed 1e-4/0.1, F3AST "
                 "3e-4/0.03; quick: T = 100, n_k ≤ 400, 6 seeds",
@@ -429,10 +424,7 @@ register(
                 "as authors, at Table II's Synthetic rates (they diverge under momentum + "
                 "epochs in the public code, spec B:table2)",
                 AUTHORS_LEAF,
-                configs={
-                    "quick": lambda: fig1a_authors_config("quick", TABLE2["synthetic"]),
-                    "full": lambda: fig1a_authors_config("full", TABLE2["synthetic"]),
-                },
+                configs=per_mode(fig1a_authors_config, TABLE2["synthetic"]),
             ),
             "authors-grid": SetupSpec(
                 "authors-grid",
@@ -440,10 +432,7 @@ register(
                 "draws disjoint from the evaluation's (quick: η ∈ {1e-2, 1e-3, 1e-4} × η̄ ∈ "
                 "{1, 0.1}, T = 50, 2 draws; full: the code grid extended down, T = 200, 3 draws)",
                 AUTHORS_LEAF,
-                configs={
-                    "quick": lambda: fig1a_authors_grid_config("quick"),
-                    "full": lambda: fig1a_authors_grid_config("full"),
-                },
+                configs=per_mode(fig1a_authors_grid_config),
             ),
         },
         panels=(ACCURACY_PANEL, *GROUP_PANELS),

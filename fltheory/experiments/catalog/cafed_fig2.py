@@ -31,6 +31,7 @@ from fltheory.experiments.model import (
     Number,
     Panel,
     SetupSpec,
+    per_mode,
     register,
 )
 from fltheory.experiments.stats import paired_difference
@@ -237,7 +238,7 @@ def _paper_setup() -> SetupSpec:
         FIG1A_PAPER.description + "; κ̄² in {1e-2, 1e-1, 1, 10, 100} (quick: 1e-2, 100), "
         "T = 500 (quick: 100)",
         LEAF,
-        configs={"quick": lambda: fig2_config("quick"), "full": lambda: fig2_config("full")},
+        configs=per_mode(fig2_config),
     )
 
 

@@ -32,6 +32,7 @@ from fltheory.experiments.model import (
     Number,
     Panel,
     SetupSpec,
+    per_mode,
     register,
 )
 
@@ -224,10 +225,7 @@ register(
                     FIG1A_PAPER.description + "; γ = δ ∈ {0, .25, .5, .75, 1} (quick: 0, .5, 1), "
                     "κ̄² ∈ {1e-2, 1, 10, 100} (quick: 1), T = 200 (quick: 100)",
                     "LEAF Synthetic(γ, γ), N = 100 (fltheory's generator, data seed 0)",
-                    configs={
-                        "quick": lambda: fig3_config("quick"),
-                        "full": lambda: fig3_config("full"),
-                    },
+                    configs=per_mode(fig3_config),
                 ),
             },
             AUTHORS_LEAF + "; γ = δ per level",

@@ -33,6 +33,7 @@ from fltheory.experiments.model import (
     Number,
     Panel,
     SetupSpec,
+    per_mode,
     register,
 )
 from fltheory.experiments.stats import paired_difference
@@ -283,10 +284,7 @@ register(
                     "priors hold t′ simulated observations of each chain, then updated online "
                     "(quick: N = 30, T = 30, t′ ∈ {10, 100, 1000}, CA-Fed vs AdaFed)",
                     "MNIST, Dirichlet(0.5) (Fashion-MNIST stands in without --data-dir)",
-                    configs={
-                        "quick": lambda: fig4b_configs("quick"),
-                        "full": lambda: fig4b_configs("full"),
-                    },
+                    configs=per_mode(fig4b_configs),
                 ),
             },
             MNIST + " (Fashion-MNIST stands in)",

@@ -2,7 +2,7 @@
 q_k = (α_k/π_k) / Σ_{j∈A_t} α_j/π_j for active k, as the authors ran it (|S_t| = |A_t|,
 Appendix G1-B(c))."""
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -16,7 +16,8 @@ def adafed_weights(mask: np.ndarray, alpha: np.ndarray, pi: np.ndarray) -> np.nd
     """α_k/π_k normalised over A_t (all zeros when A_t = ∅)."""
     raw = unbiased_weights(mask, alpha, pi)
     total = raw.sum(axis=-1, keepdims=True)
-    return np.divide(raw, total, out=np.zeros_like(raw), where=total > 0)
+    out: np.ndarray = np.divide(raw, total, out=np.zeros_like(raw), where=total > 0)
+    return out
 
 
 class AdaFed(Algorithm):
@@ -34,7 +35,7 @@ class AdaFed(Algorithm):
         return adafed_weights(inp.mask, inp.alpha, inp.pi), state
 
 
-def reference_adafed(alg: AdaFed, view: RoundView, st: dict) -> dict[int, float]:
+def reference_adafed(alg: AdaFed, view: RoundView, st: dict[str, Any]) -> dict[int, float]:
     """The twin: α_k/π_k divided by its sum over the active clients."""
     total = sum(view.alpha[k] / view.pi[k] for k in view.active)
     return {k: (view.alpha[k] / view.pi[k]) / total for k in view.active}

@@ -10,9 +10,12 @@ Weights are computed in float64 on the CPU whatever the engine's device and prec
 """
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from fltheory.sim.loss_signal import LossSignal
 
 State = dict[str, np.ndarray]
 
@@ -58,6 +61,12 @@ class Algorithm:
     needs_lambda2: ClassVar[bool] = False
     #: Whether the rule divides by the availability π (then every π must be > 0).
     needs_pi: ClassVar[bool] = True
+    #: Whether it corrects the clients' local gradients (SCAFFOLD's control variates): their
+    #: local work then runs through :mod:`fltheory.sim.local_opt`.
+    corrects_gradients: ClassVar[bool] = False
+    #: With ``needs_losses``: the losses it is fed (None: the engine's first-minibatch loss,
+    #: else a full-set :class:`~fltheory.sim.loss_signal.LossSignal`, CA-Fed's option).
+    signal: "LossSignal | None" = None
 
     def init_state(self, reps: int, alpha: np.ndarray, pi0: np.ndarray) -> State:
         """State before round 0 (``pi0``: the (R, N) availability known at round 0).

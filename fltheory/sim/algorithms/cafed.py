@@ -43,7 +43,7 @@ Audit against the paper and the authors' code (arodio/CA-Fed, ``clients_sampler.
 """
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -82,7 +82,8 @@ def error_proxy(
     """ε̂ of eq. (20) per row: ⟨F̂ − F̂*, p⟩ + 4κ̄² d_TV(α, p)² Γ̂', with p = π ⊙̃ q."""
     p = biased_importance(q, pi)
     tv = 0.5 * np.abs(alpha - p).sum(axis=-1)
-    return (gap * p).sum(axis=-1) + 4.0 * kappa2 * tv * tv * gamma
+    error: np.ndarray = (gap * p).sum(axis=-1) + 4.0 * kappa2 * tv * tv * gamma
+    return error
 
 
 def get_weights(
@@ -179,7 +180,7 @@ class CAFed(Algorithm):
     needs_losses: ClassVar[bool] = True
     needs_lambda2: ClassVar[bool] = True
 
-    def init_state(self, reps, alpha, pi0):
+    def init_state(self, reps: int, alpha: np.ndarray, pi0: np.ndarray) -> State:
         zeros = np.zeros((reps, alpha.size))
         return {"fhat": zeros, "fstar": zeros.copy(), "seen": np.zeros(reps, dtype=bool)}
 
@@ -205,7 +206,7 @@ class CAFed(Algorithm):
         """
         return self.kappa2 if self.bias_const is None else self.bias_const / 4.0
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         out = {
             "name": self.name,
             "kappa2": self.kappa2,
@@ -266,7 +267,14 @@ class CAFedParams(Strict):
 # --- the twin: Algorithm 1 with scalar loops -------------------------------------------------
 
 
-def _reference_error(q, alpha, gap, gamma, pi, bias):
+def _reference_error(
+    q: list[float],
+    alpha: list[float],
+    gap: list[float],
+    gamma: float,
+    pi: list[float],
+    bias: float,
+) -> float:
     """ε̂(q) of eq. (20) = Σ_k gap_k p_k + b·d_TV(α, p)² Γ̂', p = π ⊙̃ q, b = 4κ̄² or bias_const."""
     total = sum(pi[k] * q[k] for k in range(len(q)))
     p = [pi[k] * q[k] / total if total > 0 else 0.0 for k in range(len(q))]
@@ -274,7 +282,15 @@ def _reference_error(q, alpha, gap, gamma, pi, bias):
     return sum(gap[k] * p[k] for k in range(len(q))) + bias * tv * tv * gamma
 
 
-def _reference_get(q, order, alpha, gap, gamma, pi, alg):
+def _reference_get(
+    q: list[float],
+    order: list[int],
+    alpha: list[float],
+    gap: list[float],
+    gamma: float,
+    pi: list[float],
+    alg: CAFed,
+) -> list[float]:
     """get() (lines 13–21): try q_k = 0 in ``order``; keep it when ε̂ drops by ≥ τ."""
     bias = 4.0 * alg.kappa2 if alg.bias_const is None else alg.bias_const
     eps = _reference_error(q, alpha, gap, gamma, pi, bias)
@@ -289,12 +305,12 @@ def _reference_get(q, order, alpha, gap, gamma, pi, alg):
     return q
 
 
-def reference_cafed_start(alg: CAFed, alpha: list[float], pi0: list[float]) -> dict:
+def reference_cafed_start(alg: CAFed, alpha: list[float], pi0: list[float]) -> dict[str, Any]:
     """No client seen yet."""
     return {"seen": False}
 
 
-def reference_cafed(alg: CAFed, view: RoundView, st: dict) -> dict[int, float]:
+def reference_cafed(alg: CAFed, view: RoundView, st: dict[str, Any]) -> dict[int, float]:
     """The twin of Algorithm 1: filter the losses (eq. 17), F̂*, q = α/π̂, get() by |λ̂|
     decreasing then by π̂ increasing, participants = active clients with q_k > 0."""
     if alg.signal is not None:

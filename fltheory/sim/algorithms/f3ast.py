@@ -9,7 +9,7 @@ The weights use r before the round's update.
 """
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import Field
@@ -61,7 +61,7 @@ class F3AST(Algorithm):
     def needs_pi(self) -> bool:  # type: ignore[override]
         return self.r0 == "pi"
 
-    def init_state(self, reps, alpha, pi0):
+    def init_state(self, reps: int, alpha: np.ndarray, pi0: np.ndarray) -> State:
         r = np.broadcast_to(alpha if self.r0 == "alpha" else pi0, (reps, alpha.size))
         return {"r": np.array(r, dtype=float)}
 
@@ -69,7 +69,7 @@ class F3AST(Algorithm):
         q, r = f3ast_weights(inp.mask, inp.alpha, state["r"], self.k, self.beta)
         return q, {"r": r}
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "k": self.k, "beta": self.beta, "r0": self.r0}
 
 
@@ -85,12 +85,12 @@ class F3ASTParams(Strict):
     )
 
 
-def reference_f3ast_start(alg: F3AST, alpha: list[float], pi0: list[float]) -> dict:
+def reference_f3ast_start(alg: F3AST, alpha: list[float], pi0: list[float]) -> dict[str, Any]:
     """The twin's initial rates r₀ (α or the π known at round 0)."""
     return {"r": [float(v) for v in (alpha if alg.r0 == "alpha" else pi0)]}
 
 
-def reference_f3ast(alg: F3AST, view: RoundView, st: dict) -> dict[int, float]:
+def reference_f3ast(alg: F3AST, view: RoundView, st: dict[str, Any]) -> dict[int, float]:
     """The twin: the K active clients with the largest (α_k/r_k)² get α_k/r_k; then
     r_k ← (1 − β)r_k + β·1{k selected} for every client (also in rounds nobody is active)."""
     r = st["r"]

@@ -9,7 +9,7 @@ the lower client index) and weighted α_k/r_k, unnormalised.
 """
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field
@@ -43,7 +43,7 @@ class F3ASTCode(Algorithm):
         selected = f3ast_select(inp.mask, inp.alpha, r, self.k)
         return np.where(selected, inp.alpha / r, 0.0), state
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "k": self.k, "beta": self.beta}
 
 
@@ -56,7 +56,7 @@ class F3ASTCodeParams(Strict):
     )
 
 
-def reference_f3ast_code(alg: F3ASTCode, view: RoundView, st: dict) -> dict[int, float]:
+def reference_f3ast_code(alg: F3ASTCode, view: RoundView, st: dict[str, Any]) -> dict[int, float]:
     """The twin, as the authors' loop: r = fresh π, r_k ← (1 − β)r_k + β·1{k active}; the
     active clients sorted by α²/r² (stable, descending), the first K weighted α/r."""
     r = {k: (1.0 - alg.beta) * view.pi[k] for k in range(view.n)}
@@ -66,7 +66,7 @@ def reference_f3ast_code(alg: F3ASTCode, view: RoundView, st: dict) -> dict[int,
     return {k: view.alpha[k] / r[k] for k in ranked[: alg.k]}
 
 
-def _start(alg: F3ASTCode, alpha: list[float], pi0: list[float]) -> dict:
+def _start(alg: F3ASTCode, alpha: list[float], pi0: list[float]) -> dict[str, Any]:
     """No state: every round starts again from π."""
     return {}
 

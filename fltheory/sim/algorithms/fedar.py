@@ -22,7 +22,7 @@ or no cut-off (g = ∞) when the form's constant (c, resp. b) is None.
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import torch
@@ -35,6 +35,7 @@ from fltheory.sim.algorithms.memory import (
     LocalFn,
     Memory,
     MemoryAlgorithm,
+    rows_with_any,
     store_updates,
     updates_of_active,
     weighted_table_sum,
@@ -87,7 +88,8 @@ def fedar_psi(tau: np.ndarray, p: float, g: float) -> np.ndarray:
 
 def contributing(psi: np.ndarray, seen: np.ndarray) -> np.ndarray:
     """N_t per row: clients seen at least once whose weight ψ is positive."""
-    return ((psi > 0) & seen).sum(axis=-1)
+    count: np.ndarray = ((psi > 0) & seen).sum(axis=-1)
+    return count
 
 
 def fedar_coefficients(psi: np.ndarray, seen: np.ndarray) -> np.ndarray:
@@ -134,14 +136,16 @@ class FedAR(MemoryAlgorithm):
             unused = "cutoff_scale" if self.cutoff_form == "linear" else "cutoff_b"
             raise InputError(f"FedAR {unused} does not apply to the {self.cutoff_form!r} cut-off")
 
-    def init_memory(self, reps, n, w0):
+    def init_memory(self, reps: int, n: int, w0: torch.Tensor) -> Memory:
         return {
             "table": w0.new_zeros((reps, n, w0.shape[1])),
             "tau": np.zeros((reps, n), dtype=np.int64),
             "seen": np.zeros((reps, n), dtype=bool),
         }
 
-    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+    def step(
+        self, inp: RoundInput, w: torch.Tensor, memory: Memory, local: LocalFn
+    ) -> tuple[torch.Tensor, np.ndarray, np.ndarray, Memory]:
         rr, kk, upd = updates_of_active(inp, w, local)
         table = store_updates(memory["table"], rr, kk, upd)
         tau = inactive_counter(memory["tau"], inp.mask)
@@ -149,9 +153,9 @@ class FedAR(MemoryAlgorithm):
         psi = fedar_psi(tau, self.p, cutoff_at(self, inp.t + 1))
         coef = fedar_coefficients(psi, seen)
         delta = weighted_table_sum(table, coef)
-        return delta, coef.any(axis=1), coef, {"table": table, "tau": tau, "seen": seen}
+        return delta, rows_with_any(coef), coef, {"table": table, "tau": tau, "seen": seen}
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         out = {"name": self.name, "p": self.p, "cutoff_form": self.cutoff_form}
         if self.cutoff_form == "linear":
             return {**out, "cutoff_b": self.cutoff_b, "cutoff_t0": self.cutoff_t0}
@@ -181,12 +185,14 @@ class FedARParams(Strict):
 class FedARTwin(Twin):
     """Eqs. (4)–(7) client by client: stored updates G_i, counters τ_i, seen flags."""
 
-    def start(self, alg, alpha, pi0, w):
+    def start(self, alg: Any, alpha: list[float], pi0: list[float], w: torch.Tensor) -> State:
         """G_i = 0, τ_i = 0, nobody seen."""
         n = len(alpha)
         return {"G": [torch.zeros_like(w) for _ in range(n)], "seen": [False] * n, "tau": [0] * n}
 
-    def step(self, alg: FedAR, st: State, view: RoundView, w, local: LocalStep):
+    def step(
+        self, alg: FedAR, st: State, view: RoundView, w: torch.Tensor, local: LocalStep
+    ) -> tuple[torch.Tensor | None, dict[int, float]]:
         """Refresh G and τ (eqs. 4–5), weigh by ψ (eq. 6), average over the N_t contributors."""
         for k in range(view.n):
             if k in view.active:

@@ -7,7 +7,7 @@ When nobody is active the model stays where it is (Algorithm 1, line 21).
 """
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import Field
@@ -53,7 +53,7 @@ class FedAvg(Algorithm):
         q = inp.alpha if self.q is None else self.q
         return fixed_weights(inp.mask, q), state
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "rule": self.rule}
 
 
@@ -68,7 +68,7 @@ class FedAvgParams(Strict):
     )
 
 
-def reference_fedavg(alg: FedAvg, view: RoundView, st: dict) -> dict[int, float]:
+def reference_fedavg(alg: FedAvg, view: RoundView, st: dict[str, Any]) -> dict[int, float]:
     """The twin: 1/|A_t| for each active client, or its fixed weight q_k (α_k by default)."""
     if alg.rule == "mean":
         return {k: 1.0 / len(view.active) for k in view.active}

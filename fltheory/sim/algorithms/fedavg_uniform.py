@@ -18,7 +18,7 @@ clients with the smallest keys (ties to the lower index), a uniform K-subset.
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field
@@ -61,7 +61,8 @@ def sampled_active_weights(mask: np.ndarray, sampled: np.ndarray, alpha: np.ndar
     """
     raw = np.where(mask & sampled, alpha, 0.0)
     total = raw.sum(axis=-1, keepdims=True)
-    return np.divide(raw, total, out=np.zeros_like(raw), where=total > 0)
+    out: np.ndarray = np.divide(raw, total, out=np.zeros_like(raw), where=total > 0)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,7 +83,7 @@ class FedAvgUniform(Algorithm):
         sampled = uniform_sample(uniform_keys(self.seed, reps, inp.t, n), self.k)
         return sampled_active_weights(inp.mask, sampled, inp.alpha), state
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "k": self.k}
 
 
@@ -92,7 +93,9 @@ class FedAvgUniformParams(Strict):
     k: int | None = Field(None, ge=1, description="clients sampled per round K (default: ⌈N/2⌉)")
 
 
-def reference_fedavg_uniform(alg: FedAvgUniform, view: RoundView, st: dict) -> dict[int, float]:
+def reference_fedavg_uniform(
+    alg: FedAvgUniform, view: RoundView, st: dict[str, Any]
+) -> dict[int, float]:
     """The twin: sort the clients by key, keep the first K, average the active ones with
     α renormalised over them."""
     keys = [float(x) for x in uniform_keys(alg.seed, view.reps, view.t, view.n)[view.r]]

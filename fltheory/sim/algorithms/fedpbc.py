@@ -17,7 +17,7 @@ extra metrics; Fig. 2 of the paper plots ‖x̄ − x*‖ under the name x_PS).
 """
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 import numpy as np
 import torch
@@ -27,7 +27,7 @@ from fltheory.config import Strict
 from fltheory.errors import InputError
 from fltheory.sim.algorithms.base import RoundInput
 from fltheory.sim.algorithms.fedavg import mean_active_weights
-from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
+from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm, rows_with_any
 from fltheory.sim.registries import ALGORITHMS, AlgorithmContext
 from fltheory.sim.twins import LocalStep, RoundView, State, Twin
 
@@ -60,10 +60,12 @@ class FedPBC(MemoryAlgorithm):
         if self.compute not in COMPUTE:
             raise InputError(f"FedPBC compute must be one of {COMPUTE}, got '{self.compute}'")
 
-    def init_memory(self, reps, n, w0):
+    def init_memory(self, reps: int, n: int, w0: torch.Tensor) -> Memory:
         return {"x": w0[:, None, :].expand(reps, n, w0.shape[1]).clone()}
 
-    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+    def step(
+        self, inp: RoundInput, w: torch.Tensor, memory: Memory, local: LocalFn
+    ) -> tuple[torch.Tensor, np.ndarray, np.ndarray, Memory]:
         x = memory["x"]
         rr, kk = np.nonzero(computing_clients(inp.mask, self.compute))
         if rr.size:
@@ -74,16 +76,16 @@ class FedPBC(MemoryAlgorithm):
         q = mean_active_weights(inp.mask)
         c = torch.as_tensor(q, device=x.device, dtype=x.dtype)
         delta = torch.einsum("rk,rkp->rp", c, x) - w
-        return delta, inp.mask.any(axis=1), q, {"x": x}
+        return delta, rows_with_any(inp.mask), q, {"x": x}
 
-    def after_server(self, inp, w, memory):
+    def after_server(self, inp: RoundInput, w: torch.Tensor, memory: Memory) -> Memory:
         m = torch.as_tensor(inp.mask, device=w.device)[:, :, None]
         return {"x": torch.where(m, w[:, None, :], memory["x"])}
 
-    def eval_models(self, memory):
+    def eval_models(self, memory: Memory) -> dict[str, torch.Tensor]:
         return {"client_mean": memory["x"].mean(dim=1)}
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "compute": self.compute}
 
 
@@ -98,11 +100,13 @@ class FedPBCParams(Strict):
 class FedPBCTwin(Twin):
     """Algorithm 2 client by client: a list of client models x_i."""
 
-    def start(self, alg, alpha, pi0, w):
+    def start(self, alg: Any, alpha: list[float], pi0: list[float], w: torch.Tensor) -> State:
         """Every client starts at x⁰ (line 2)."""
         return {"x": [w.clone() for _ in alpha]}
 
-    def step(self, alg: FedPBC, st: State, view: RoundView, w, local: LocalStep):
+    def step(
+        self, alg: FedPBC, st: State, view: RoundView, w: torch.Tensor, local: LocalStep
+    ) -> tuple[torch.Tensor | None, dict[int, float]]:
         """Lines 4–14: local steps (all clients, or only the active ones for Remark 1), then
         the mean of the active clients' models."""
         for k in range(view.n):
@@ -113,14 +117,14 @@ class FedPBCTwin(Twin):
         mean = sum(st["x"][k] for k in view.active) / len(view.active)
         return mean - w, {k: 1.0 / len(view.active) for k in view.active}
 
-    def after_server(self, alg, st, view, w):
+    def after_server(self, alg: Any, st: State, view: RoundView, w: torch.Tensor) -> None:
         """Lines 18–21: the active clients receive x^{t+1}."""
         for k in view.active:
             st["x"][k] = w.clone()
 
-    def extra_models(self, alg, st):
+    def extra_models(self, alg: Any, st: State) -> dict[str, torch.Tensor]:
         """The mean of the client models x̄ (Fig. 2's x_PS)."""
-        return {"client_mean": sum(st["x"]) / len(st["x"])}
+        return {"client_mean": cast(torch.Tensor, sum(st["x"])) / len(st["x"])}
 
 
 @ALGORITHMS.register("fedpbc", params=FedPBCParams, reference=FedPBCTwin())

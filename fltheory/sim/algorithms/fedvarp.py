@@ -9,7 +9,7 @@ update of an inactive one.
 """
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -20,6 +20,7 @@ from fltheory.sim.algorithms.memory import (
     LocalFn,
     Memory,
     MemoryAlgorithm,
+    rows_with_any,
     store_updates,
     updates_of_active,
     weighted_table_sum,
@@ -54,13 +55,15 @@ class FedVARP(MemoryAlgorithm):
 
     name: ClassVar[str] = "fedvarp"
 
-    def init_memory(self, reps, n, w0):
+    def init_memory(self, reps: int, n: int, w0: torch.Tensor) -> Memory:
         return {
             "table": w0.new_zeros((reps, n, w0.shape[1])),
             "seen": np.zeros((reps, n), dtype=bool),
         }
 
-    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+    def step(
+        self, inp: RoundInput, w: torch.Tensor, memory: Memory, local: LocalFn
+    ) -> tuple[torch.Tensor, np.ndarray, np.ndarray, Memory]:
         rr, kk, upd = updates_of_active(inp, w, local)
         q = mean_active_weights(inp.mask)
         fresh = w.new_zeros(w.shape)
@@ -72,18 +75,20 @@ class FedVARP(MemoryAlgorithm):
         stored = memory["seen"] & ~inp.mask
         coef = np.where(inp.mask, q, np.where(stored, 1.0 / inp.mask.shape[1], 0.0))
         seen = memory["seen"] | inp.mask
-        return delta, inp.mask.any(axis=1), coef, {"table": table, "seen": seen}
+        return delta, rows_with_any(inp.mask), coef, {"table": table, "seen": seen}
 
 
 class FedVARPTwin(Twin):
     """Algorithm 1 of FedVARP client by client: the table y_i of latest updates."""
 
-    def start(self, alg, alpha, pi0, w):
+    def start(self, alg: Any, alpha: list[float], pi0: list[float], w: torch.Tensor) -> State:
         """y_i = 0, nobody seen."""
         n = len(alpha)
         return {"G": [torch.zeros_like(w) for _ in range(n)], "seen": [False] * n}
 
-    def step(self, alg: FedVARP, st: State, view: RoundView, w, local: LocalStep):
+    def step(
+        self, alg: FedVARP, st: State, view: RoundView, w: torch.Tensor, local: LocalStep
+    ) -> tuple[torch.Tensor | None, dict[int, float]]:
         """Δ = mean over A_t of (Δ_i − y_i) + mean over all of y (old y), then y_i ← Δ_i."""
         active = view.active
         if not active:

@@ -99,6 +99,15 @@ class MemoryAlgorithm(Algorithm):
         return {}
 
 
+def rows_with_any(table: np.ndarray) -> np.ndarray:
+    """(R,) bool: the rows of an (R, N) table with an entry set (e.g. a participant).
+
+    >>> rows_with_any(np.array([[0.0, 0.5], [0.0, 0.0]])).tolist()
+    [True, False]
+    """
+    return np.asarray(table.any(axis=1))
+
+
 def updates_of_active(
     inp: RoundInput, w: torch.Tensor, local: LocalFn
 ) -> tuple[np.ndarray, np.ndarray, torch.Tensor]:

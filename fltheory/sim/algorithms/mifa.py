@@ -8,7 +8,7 @@ always active, Δ is the FedAvg mean of fresh updates.
 """
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import torch
@@ -20,6 +20,7 @@ from fltheory.sim.algorithms.memory import (
     LocalFn,
     Memory,
     MemoryAlgorithm,
+    rows_with_any,
     store_updates,
     updates_of_active,
     weighted_table_sum,
@@ -53,21 +54,23 @@ class MIFA(MemoryAlgorithm):
     wait_all: bool = False
     name: ClassVar[str] = "mifa"
 
-    def init_memory(self, reps, n, w0):
+    def init_memory(self, reps: int, n: int, w0: torch.Tensor) -> Memory:
         return {
             "table": w0.new_zeros((reps, n, w0.shape[1])),
             "seen": np.zeros((reps, n), dtype=bool),
         }
 
-    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+    def step(
+        self, inp: RoundInput, w: torch.Tensor, memory: Memory, local: LocalFn
+    ) -> tuple[torch.Tensor, np.ndarray, np.ndarray, Memory]:
         rr, kk, upd = updates_of_active(inp, w, local)
         table = store_updates(memory["table"], rr, kk, upd)
         seen = memory["seen"] | inp.mask
         coef = mifa_coefficients(seen, self.wait_all)
         delta = weighted_table_sum(table, coef)
-        return delta, coef.any(axis=1), coef, {"table": table, "seen": seen}
+        return delta, rows_with_any(coef), coef, {"table": table, "seen": seen}
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "wait_all": self.wait_all}
 
 
@@ -80,19 +83,22 @@ class MIFAParams(Strict):
 class MIFATwin(Twin):
     """MIFA client by client: the latest update G_i of every client, averaged over all N."""
 
-    def start(self, alg, alpha, pi0, w):
+    def start(self, alg: Any, alpha: list[float], pi0: list[float], w: torch.Tensor) -> State:
         """G_i = 0, nobody seen."""
         n = len(alpha)
         return {"G": [torch.zeros_like(w) for _ in range(n)], "seen": [False] * n}
 
-    def step(self, alg: MIFA, st: State, view: RoundView, w, local: LocalStep):
+    def step(
+        self, alg: MIFA, st: State, view: RoundView, w: torch.Tensor, local: LocalStep
+    ) -> tuple[torch.Tensor | None, dict[int, float]]:
         """Replace the active clients' G_i, then Δ = (1/N) Σ_i G_i (or wait for everyone)."""
         for k in view.active:
             st["G"][k] = local(k, w) - w
             st["seen"][k] = True
         if not any(st["seen"]) or (alg.wait_all and not all(st["seen"])):
             return None, {}
-        return sum(st["G"]) / view.n, {k: 1.0 / view.n for k in range(view.n) if st["seen"][k]}
+        mean = cast(torch.Tensor, sum(st["G"])) / view.n
+        return mean, {k: 1.0 / view.n for k in range(view.n) if st["seen"][k]}
 
 
 @ALGORITHMS.register("mifa", params=MIFAParams, reference=MIFATwin())

@@ -7,7 +7,7 @@ renormalised.
 """
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field
@@ -43,7 +43,7 @@ class MoreAvailable(Algorithm):
     def weights(self, inp: RoundInput, state: State) -> tuple[np.ndarray, State]:
         return more_available_weights(inp.mask, inp.alpha, inp.pi, self.members), state
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "n_members": int(self.members.sum())}
 
 
@@ -55,7 +55,9 @@ class MoreAvailableParams(Strict):
     )
 
 
-def reference_more_available(alg: MoreAvailable, view: RoundView, st: dict) -> dict[int, float]:
+def reference_more_available(
+    alg: MoreAvailable, view: RoundView, st: dict[str, Any]
+) -> dict[int, float]:
     """The twin: α_k/π_k for each active member of M."""
     return {k: view.alpha[k] / view.pi[k] for k in view.active if alg.members[k]}
 

@@ -12,7 +12,7 @@
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field
@@ -68,7 +68,7 @@ class FedAvgIS(Algorithm):
             return adafed_weights(inp.mask, inp.alpha, inp.pi), state
         return unbiased_weights(inp.mask, inp.alpha, inp.pi), state
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "normalise": self.normalise}
 
 
@@ -97,7 +97,7 @@ class FedAvgSampled(Algorithm):
         count = chosen.sum(axis=-1, keepdims=True)
         return np.where(chosen, 1.0 / np.maximum(count, 1), 0.0), state
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "s": self.s}
 
 
@@ -107,7 +107,7 @@ class FedAvgISParams(Strict):
     normalise: bool = Field(False, description="divide by Σ_{A_t} α_k/π_k (self-normalised IS)")
 
 
-def reference_fedavg_is(alg: FedAvgIS, view: RoundView, st: dict) -> dict[int, float]:
+def reference_fedavg_is(alg: FedAvgIS, view: RoundView, st: dict[str, Any]) -> dict[int, float]:
     """The twin: α_k/π_k for each active client, optionally divided by their sum."""
     raw = {k: view.alpha[k] / view.pi[k] for k in view.active}
     total = sum(raw.values()) if alg.normalise else 1.0
@@ -130,7 +130,9 @@ class FedAvgSampledParams(Strict):
     s: int = Field(50, ge=1, description="at most S active clients are averaged per round")
 
 
-def reference_fedavg_sampled(alg: FedAvgSampled, view: RoundView, st: dict) -> dict[int, float]:
+def reference_fedavg_sampled(
+    alg: FedAvgSampled, view: RoundView, st: dict[str, Any]
+) -> dict[int, float]:
     """The twin: the S active clients with the smallest keys of the round, averaged."""
     keys = [float(x) for x in sampling_keys(alg.seed, view.reps, view.t, view.n)[view.r]]
     chosen = sorted(view.active, key=lambda k: (keys[k], k))[: alg.s]

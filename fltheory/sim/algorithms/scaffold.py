@@ -14,14 +14,14 @@ weight decay; ``work(rr, kk)`` of the local function gives K_i·η_l.
 """
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
 
 from fltheory.sim.algorithms.base import RoundInput
 from fltheory.sim.algorithms.fedavg import mean_active_weights
-from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
+from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm, rows_with_any
 from fltheory.sim.registries import ALGORITHMS, AlgorithmContext, NoParams
 from fltheory.sim.twins import RoundView, State, Twin
 
@@ -48,16 +48,18 @@ class Scaffold(MemoryAlgorithm):
     #: the engine runs its local work with gradient corrections (fltheory.sim.local_opt)
     corrects_gradients: ClassVar[bool] = True
 
-    def init_memory(self, reps, n, w0):
+    def init_memory(self, reps: int, n: int, w0: torch.Tensor) -> Memory:
         return {"c": torch.zeros_like(w0), "ci": w0.new_zeros((reps, n, w0.shape[1]))}
 
-    def step(self, inp: RoundInput, w, memory: Memory, local: LocalFn):
+    def step(
+        self, inp: RoundInput, w: torch.Tensor, memory: Memory, local: LocalFn
+    ) -> tuple[torch.Tensor, np.ndarray, np.ndarray, Memory]:
         c, ci = memory["c"], memory["ci"]
         q = mean_active_weights(inp.mask)
         rr, kk = np.nonzero(inp.mask)
         delta = torch.zeros_like(w)
         if rr.size == 0:
-            return delta, inp.mask.any(axis=1), q, memory
+            return delta, rows_with_any(inp.mask), q, memory
         dev = w.device
         r_t, k_t = torch.as_tensor(rr, device=dev), torch.as_tensor(kk, device=dev)
         x = w[r_t]
@@ -70,17 +72,20 @@ class Scaffold(MemoryAlgorithm):
         c = c.clone().index_add_(0, r_t, (new - old) / inp.mask.shape[1])
         ci = ci.clone()
         ci[r_t, k_t] = new
-        return delta, inp.mask.any(axis=1), q, {"c": c, "ci": ci}
+        return delta, rows_with_any(inp.mask), q, {"c": c, "ci": ci}
 
 
 class ScaffoldTwin(Twin):
     """Algorithm 1 of the paper client by client: c and a list of c_i."""
 
-    def start(self, alg, alpha, pi0, w):
+    def start(self, alg: Any, alpha: list[float], pi0: list[float], w: torch.Tensor) -> State:
         """c = c_i = 0."""
         return {"c": torch.zeros_like(w), "ci": [torch.zeros_like(w) for _ in alpha]}
 
-    def step(self, alg: Scaffold, st: State, view: RoundView, w, local):
+    def step(
+        self, alg: Scaffold, st: State, view: RoundView, w: torch.Tensor, local: Any
+    ) -> tuple[torch.Tensor | None, dict[int, float]]:
+        # ``local`` is fltheory.sim.local_opt.ReferenceLocal: it takes a correction, gives work
         """Lines 5–17 for S = A_t."""
         if not view.active:
             return None, {}

@@ -1,7 +1,7 @@
 """Unbiased aggregation: q_k = α_k/π_k for every active client (CA-Fed ToN Section V-A(c),
 benchmark 1; Guideline C). Then p_k ∝ π_k q_k = α_k in eq. (4), so F_B = F."""
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -30,7 +30,7 @@ class Unbiased(Algorithm):
         return unbiased_weights(inp.mask, inp.alpha, inp.pi), state
 
 
-def reference_unbiased(alg: Unbiased, view: RoundView, st: dict) -> dict[int, float]:
+def reference_unbiased(alg: Unbiased, view: RoundView, st: dict[str, Any]) -> dict[int, float]:
     """The twin: α_k/π_k for each active client."""
     return {k: view.alpha[k] / view.pi[k] for k in view.active}
 

@@ -1,0 +1,106 @@
+"""``docs/claims.md``: every registered claim by paper — id, statement, place in the paper, the
+verdict of the stored ``fltheory check`` run (``docs/check_results.json``) and the module that
+defines it.
+
+Regenerate after adding or changing a claim, or after storing a new check run (a test fails
+while the page is out of date)::
+
+    python -m fltheory.claims.index
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fltheory.claims.claim import CLAIMS, Claim
+from fltheory.papers import PAPER_TABLE
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "claims.md"
+CHECK_RESULTS = ROOT / "docs" / "check_results.json"
+
+HEADER = """\
+# The papers' claims
+
+Generated from the claim registry (`fltheory.claims`) and the stored check run
+`docs/check_results.json` by `python -m fltheory.claims.index`; do not edit by hand (a test
+fails when this page is out of date). Each claim is one checkable statement of a paper;
+`fltheory check ID` searches it for a counterexample, `fltheory check ID --explain` shows the
+reading implemented and the witnesses in the paper's quantities, and `fltheory check --list`
+lists them in the terminal. A verdict is that of the stored run (`holds`: no counterexample
+within the budget; `refuted`: a counterexample confirmed exactly; `not executable`: a statement
+with no margin, with the reason); `—` marks a claim registered after that run.
+"""
+
+
+def stored_verdicts(path: Path = CHECK_RESULTS) -> dict[str, str]:
+    """Claim id → verdict of the stored check run (empty when the file is absent).
+
+    >>> stored_verdicts()["cafed:lemma8-eq98"]
+    'refuted'
+    """
+    if not path.is_file():
+        return {}
+    record = json.loads(path.read_text())
+    return {c["id"]: c["verdict"] for c in record["claims"]}
+
+
+def _cell(text: Any) -> str:
+    """One Markdown table cell: one line, pipes escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _location(claim: Claim) -> str:
+    source = claim.source
+    lines = f" (lines {source.lines[0]}–{source.lines[1]})" if source.lines else ""
+    return f"{source.section}, {source.label}{lines}"
+
+
+def _verdict(claim: Claim, verdicts: dict[str, str]) -> str:
+    if not claim.executable:
+        return f"not executable: {claim.reason}"
+    return verdicts.get(claim.id, "—").replace("_", " ")
+
+
+def module_path(module: str | None) -> str:
+    """``fltheory.claims.papers.fedar`` → ``fltheory/claims/papers/fedar.py``.
+
+    >>> module_path("fltheory.claims.papers.fedar")
+    'fltheory/claims/papers/fedar.py'
+    """
+    return "—" if module is None else module.replace(".", "/") + ".py"
+
+
+def claims_markdown(verdicts: dict[str, str] | None = None) -> str:
+    """The page: per paper (the order of :data:`~fltheory.papers.PAPER_TABLE`), a table of its
+    claims sorted by id; ``verdicts`` default to :func:`stored_verdicts`."""
+    verdicts = stored_verdicts() if verdicts is None else verdicts
+    parts = [HEADER]
+    for paper in PAPER_TABLE.values():
+        claims = CLAIMS.select(paper=paper.id)
+        if not claims:
+            continue
+        parts += [
+            f"## {paper.short} (`{paper.id}`, {len(claims)} claims)",
+            "",
+            paper.citation,
+            "",
+            "| id | statement | where in the paper | verdict | defined in |",
+            "|---|---|---|---|---|",
+        ]
+        for c in claims:
+            module = module_path(CLAIMS.origin(c.id))
+            cells = (f"`{c.id}`", c.statement, _location(c), _verdict(c, verdicts), f"`{module}`")
+            parts.append("| " + " | ".join(_cell(x) for x in cells) + " |")
+        parts.append("")
+    return "\n".join(parts)
+
+
+def main() -> None:
+    """Write :data:`PAGE`."""
+    PAGE.write_text(claims_markdown())
+    print(f"wrote {PAGE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

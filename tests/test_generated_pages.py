@@ -1,0 +1,84 @@
+"""docs/claims.md and docs/experiments.md are generated from the registries and the stored runs
+and up to date; the listings name the module that defines each claim and experiment."""
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from fltheory.claims import CLAIMS
+from fltheory.claims.index import PAGE as CLAIMS_PAGE
+from fltheory.claims.index import claims_markdown, module_path, stored_verdicts
+from fltheory.cli.app import main
+from fltheory.experiments.index import PAGE as EXPERIMENTS_PAGE
+from fltheory.experiments.index import experiments_markdown, recorded_verdicts
+from fltheory.experiments.model import all_experiments, module_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_claims_page_is_up_to_date():
+    assert CLAIMS_PAGE.read_text() == claims_markdown(), (
+        "docs/claims.md is out of date: run python -m fltheory.claims.index"
+    )
+
+
+def test_experiments_page_is_up_to_date():
+    assert EXPERIMENTS_PAGE.read_text() == experiments_markdown(), (
+        "docs/experiments.md is out of date: run python -m fltheory.experiments.index"
+    )
+
+
+def test_every_claim_and_experiment_is_on_its_page():
+    claims, experiments = CLAIMS_PAGE.read_text(), EXPERIMENTS_PAGE.read_text()
+    assert all(f"| `{c.id}` |" in claims for c in CLAIMS)
+    assert all(f"| `{e.id}` |" in experiments for e in all_experiments())
+
+
+def test_the_pages_change_with_a_verdict():
+    """The staleness check can fail: another stored verdict shows up in the generated pages."""
+    flipped = {**stored_verdicts(), "cafed:lemma8-eq98": "holds"}
+    assert claims_markdown(flipped) != CLAIMS_PAGE.read_text()
+    record = {**recorded_verdicts(), ("cafed:fig1a", "paper"): "reproduced"}
+    assert experiments_markdown(record) != EXPERIMENTS_PAGE.read_text()
+
+
+def test_the_claims_page_changes_when_a_claim_is_added(monkeypatch):
+    claim = CLAIMS.get("fedar:eq4")
+    extra = replace(claim, id="fedar:zz-added-for-this-test")
+    monkeypatch.setitem(CLAIMS._claims, extra.id, extra)
+    monkeypatch.setitem(CLAIMS._origins, extra.id, "fltheory.claims.papers.fedar")
+    page = claims_markdown()
+    assert "| `fedar:zz-added-for-this-test` |" in page and page != CLAIMS_PAGE.read_text()
+
+
+def test_the_verdicts_are_the_stored_ones():
+    stored = json.loads((ROOT / "docs" / "check_results.json").read_text())["claims"]
+    refuted = [c["id"] for c in stored if c["verdict"] == "refuted"]
+    lines = CLAIMS_PAGE.read_text().splitlines()
+    rows = {line.split(" | ")[0].strip("| `"): line for line in lines}
+    assert refuted and all(" | refuted | " in rows[i] for i in refuted)
+
+
+def test_every_defining_module_is_a_public_module_of_its_package():
+    for c in CLAIMS:
+        path = ROOT / module_path(CLAIMS.origin(c.id))
+        assert path.parent == ROOT / "fltheory/claims/papers" and path.is_file(), c.id
+        assert not path.name.startswith("_"), c.id  # a paper module, not a helper
+    for e in all_experiments():
+        path = ROOT / module_path(module_of(e.id))
+        assert path.parent == ROOT / "fltheory/experiments/catalog" and e.id in path.read_text()
+
+
+def test_the_listings_name_the_module(capsys):
+    assert main(["check", "--list", "--json", "--paper", "fedar"]) == 0
+    listed = json.loads(capsys.readouterr().out)["claims"]
+    assert {c["module"] for c in listed} == {
+        "fltheory.claims.papers.fedar",
+        "fltheory.claims.papers.fedar_theorems",
+    }
+    assert main(["reproduce", "--list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["experiments"]
+    by_id = {r["id"]: r["module"] for r in rows}
+    assert by_id["cafed:fig2a"] == "fltheory.experiments.catalog.cafed_fig2"
+    assert main(["check", "--list", "--paper", "fedar"]) == 0
+    assert "papers/fedar_theorems.py" in capsys.readouterr().out
