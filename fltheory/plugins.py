@@ -28,7 +28,6 @@ cause (``fltheory`` exits with status 2).
 
 >>> import sys, tempfile
 >>> from pathlib import Path
-from types import FrameType
 >>> folder = Path(tempfile.mkdtemp())
 >>> _ = (folder / "demo_plugin.py").write_text("GREETING = 'hello'\\n")
 >>> [p.module for p in load_plugins([str(folder / "demo_plugin.py")])]
@@ -55,6 +54,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import FrameType
 
 from fltheory.errors import InputError
 
