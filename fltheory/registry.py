@@ -125,7 +125,7 @@ class Registry(Generic[T]):
         if not self._discovered and self.package is not None:
             self._discovered = True
             package = importlib.import_module(self.package)
-            for info in pkgutil.iter_modules(package.__path__, prefix=f"{self.package}."):
+            for info in pkgutil.walk_packages(package.__path__, prefix=f"{self.package}."):
                 importlib.import_module(info.name)
         if self.group is not None:
             plugins.discover(self.group)

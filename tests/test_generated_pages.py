@@ -46,7 +46,7 @@ def test_the_claims_page_changes_when_a_claim_is_added(monkeypatch):
     claim = CLAIMS.get("fedar:eq4")
     extra = replace(claim, id="fedar:zz-added-for-this-test")
     monkeypatch.setitem(CLAIMS._claims, extra.id, extra)
-    monkeypatch.setitem(CLAIMS._origins, extra.id, "fltheory.claims.papers.fedar")
+    monkeypatch.setitem(CLAIMS._origins, extra.id, "fltheory.claims.papers.fedar.fedar")
     page = claims_markdown()
     assert "| `fedar:zz-added-for-this-test` |" in page and page != CLAIMS_PAGE.read_text()
 
@@ -62,7 +62,8 @@ def test_the_verdicts_are_the_stored_ones():
 def test_every_defining_module_is_a_public_module_of_its_package():
     for c in CLAIMS:
         path = ROOT / module_path(CLAIMS.origin(c.id))
-        assert path.parent == ROOT / "fltheory/claims/papers" and path.is_file(), c.id
+        assert path.parent.parent == ROOT / "fltheory/claims/papers" and path.is_file(), c.id
+        assert path.parent.name == c.paper.replace("-", "_"), c.id  # the paper's package
         assert not path.name.startswith("_"), c.id  # a paper module, not a helper
     for e in all_experiments():
         path = ROOT / module_path(module_of(e.id))
@@ -73,12 +74,12 @@ def test_the_listings_name_the_module(capsys):
     assert main(["check", "--list", "--json", "--paper", "fedar"]) == 0
     listed = json.loads(capsys.readouterr().out)["claims"]
     assert {c["module"] for c in listed} == {
-        "fltheory.claims.papers.fedar",
-        "fltheory.claims.papers.fedar_theorems",
+        "fltheory.claims.papers.fedar.fedar",
+        "fltheory.claims.papers.fedar.fedar_theorems",
     }
     assert main(["reproduce", "--list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["experiments"]
     by_id = {r["id"]: r["module"] for r in rows}
     assert by_id["cafed:fig2a"] == "fltheory.experiments.catalog.cafed_fig2"
     assert main(["check", "--list", "--paper", "fedar"]) == 0
-    assert "papers/fedar_theorems.py" in capsys.readouterr().out
+    assert "papers/fedar/fedar_theorems.py" in capsys.readouterr().out

@@ -13,7 +13,7 @@ with :func:`register_paper`, and :func:`register` the claim in a plug-in module 
 
 >>> from unittest import mock
 >>> from fltheory.claims import Claim, Real, Source, Space, falsify, register_paper
->>> with mock.patch.dict("fltheory.claims.claim.OWN_PAPERS"):  # a throwaway registration
+>>> with mock.patch.dict("fltheory.papers.OWN_PAPERS"):  # a throwaway registration
 ...     _ = register_paper("mylab", "Our note on γ-weighted aggregation (2025)")
 ...     lemma = Claim(
 ...         "mylab:lemma1", Source("mylab", "§2", "Lemma 1"),
@@ -25,17 +25,10 @@ with :func:`register_paper`, and :func:`register` the claim in a plug-in module 
 'holds'
 """
 
-from fltheory.claims.claim import (
-    CLAIMS,
-    OWN_PAPERS,
-    PAPERS,
-    Claim,
-    Source,
-    register,
-    register_paper,
-)
+from fltheory.claims.claim import CLAIMS, Claim, register, register_claim
 from fltheory.claims.falsifier import Verdict, falsify
 from fltheory.claims.space import Integer, Real, Simplex, Space
+from fltheory.papers import OWN_PAPERS, PAPERS, Source, register_paper
 
 __all__ = [
     "CLAIMS",
@@ -50,5 +43,6 @@ __all__ = [
     "Verdict",
     "falsify",
     "register",
+    "register_claim",
     "register_paper",
 ]

@@ -10,7 +10,6 @@ plug-in module (:mod:`fltheory.plugins`: entry-point group ``fltheory.claims``, 
 
 import importlib
 import pkgutil
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,53 +21,11 @@ from fltheory.claims.finding import Finding, Reading
 from fltheory.claims.space import Instance, Space
 from fltheory.config.schema import suggest
 from fltheory.errors import InputError
-from fltheory.papers import PAPER_TABLE
-
-#: Paper ids and the seed file each refers to (from :data:`fltheory.papers.PAPER_TABLE`).
-PAPERS = {paper.id: paper.seed_file for paper in PAPER_TABLE.values()}
-
-#: Outside works that claims may cite besides the seed papers (:func:`register_paper`): id → title.
-OWN_PAPERS: dict[str, str] = {}
+from fltheory.papers import OWN_PAPERS, PAPERS
+from fltheory.papers import Source as Source  # claims cite with it (the one Source)
 
 #: An exact re-evaluation of a margin: (value, method), e.g. (Fraction(-1, 3), "exact rationals").
 ExactMargin = tuple[Fraction | float, str]
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a statement is printed.
-
-    >>> Source("cafed", "App. B2", "Lemma 16, eq. (5)")
-    Source(paper='cafed', section='App. B2', label='Lemma 16, eq. (5)', lines=None)
-    >>> str(Source("cafed", "App. B2", "Lemma 16, eq. (5)"))
-    '002_2f28135276b05638.txt App. B2, Lemma 16, eq. (5)'
-    """
-
-    paper: str
-    section: str
-    label: str
-    lines: tuple[int, int] | None = None
-
-    def __post_init__(self) -> None:
-        if self.paper not in PAPERS and self.paper not in OWN_PAPERS:
-            raise ValueError(
-                f"unknown paper id {self.paper!r} (choose from {sorted([*PAPERS, *OWN_PAPERS])}, "
-                "or name a work of your own with fltheory.claims.register_paper)"
-            )
-
-    @property
-    def seed_file(self) -> str:
-        """The seed file of a seed paper; the title of a work registered by outside code.
-
-        >>> Source("fedar", "§1", "Lemma 1").seed_file
-        '003_7bfc4ba284d104ce.txt'
-        """
-        return PAPERS.get(self.paper) or OWN_PAPERS[self.paper]
-
-    def __str__(self) -> str:
-        where = f" (lines {self.lines[0]}–{self.lines[1]})" if self.lines else ""
-        document = PAPERS.get(self.paper, self.paper)  # an own work: its id (no spaces)
-        return f"{document} {self.section}, {self.label}{where}"
 
 
 @dataclass(frozen=True)
@@ -195,7 +152,7 @@ class ClaimRegistry:
         if not self._discovered and self.package is not None:
             self._discovered = True
             package = importlib.import_module(self.package)
-            for info in pkgutil.iter_modules(package.__path__, prefix=f"{self.package}."):
+            for info in pkgutil.walk_packages(package.__path__, prefix=f"{self.package}."):
                 importlib.import_module(info.name)
         if self.group is not None:
             plugins.discover(self.group)
@@ -256,29 +213,27 @@ class ClaimRegistry:
 CLAIMS = ClaimRegistry(group="fltheory.claims")
 
 
-def register_paper(paper_id: str, title: str) -> str:
-    """Name a work of your own (a note, a preprint) that your claims cite as
-    ``Source(paper_id, …)`` and whose id starts their ids (``mylab:lemma1``); registering the
-    same id with the same title again does nothing. Returns ``paper_id``.
+def register_claim(
+    claim_id: str,
+    section: str,
+    label: str,
+    lines: tuple[int, int] | None,
+    statement: str,
+    **fields: Any,
+) -> Claim:
+    """Build the claim ``claim_id``, cited at ``section``, ``label`` (and ``lines`` of the seed
+    file) of the paper its id names, and :func:`register` it — the one idiom of the paper
+    modules; ``fields`` are :class:`Claim`'s other fields (space, margin, exact, notes, …).
 
     >>> from unittest import mock
-    >>> with mock.patch.dict(OWN_PAPERS):
-    ...     register_paper("mylab", "Our note on γ-weighted aggregation (2025)")
-    ...     source = Source("mylab", "§2", "Lemma 1")
-    ...     str(source), source.seed_file
-    'mylab'
-    ('mylab §2, Lemma 1', 'Our note on γ-weighted aggregation (2025)')
+    >>> import fltheory.claims.claim as claims_module
+    >>> with mock.patch.object(claims_module, "CLAIMS", ClaimRegistry(package=None)):
+    ...     c = register_claim("fedar:demo", "§1", "Lemma 1", (10, 12), "s", reason="prose")
+    ...     str(c.source), [claim.id for claim in claims_module.CLAIMS]
+    ('003_7bfc4ba284d104ce.txt §1, Lemma 1 (lines 10–12)', ['fedar:demo'])
     """
-    if not isinstance(paper_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", paper_id):
-        raise InputError(
-            f"a paper id is lower-case letters, digits, '_', '.' or '-', got {paper_id!r}"
-        )
-    if paper_id in PAPERS:
-        raise InputError(f"'{paper_id}' is a seed paper's id; choose another for your own work")
-    if OWN_PAPERS.get(paper_id, title) != title:
-        raise InputError(f"paper '{paper_id}' is registered already as {OWN_PAPERS[paper_id]!r}")
-    OWN_PAPERS[paper_id] = title
-    return paper_id
+    paper = claim_id.partition(":")[0]
+    return register(Claim(claim_id, Source(paper, section, label, lines), statement, **fields))
 
 
 def register(claim: Claim) -> Claim:

@@ -9,6 +9,7 @@ while the page is out of date)::
 """
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +63,34 @@ def _verdict(claim: Claim, verdicts: dict[str, str]) -> str:
     return verdicts.get(claim.id, "—").replace("_", " ")
 
 
-def module_path(module: str | None) -> str:
-    """``fltheory.claims.papers.fedar`` → ``fltheory/claims/papers/fedar.py``.
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9}
 
-    >>> module_path("fltheory.claims.papers.fedar")
-    'fltheory/claims/papers/fedar.py'
+
+def section_prefix(section: str) -> str:
+    """The file-name prefix of the module that holds a claim printed in ``section`` (its first
+    § or appendix): claims live in ``fltheory/claims/papers/<paper>/<prefix>[_<topic>].py``, so
+    a statement's file follows from where the paper prints it.
+
+    >>> [section_prefix(s) for s in ("§III-A eq. (5); App. B2", "App. B2 Lemma 16, eq. (156)",
+    ...                              "§5.1, Remark 1", "Remark 1 and §VI", "§V-B(d), Fig. 4a")]
+    ['s3a', 'app_b2', 's5_1', 's6', 's5b']
+    """
+    appendix = re.search(r"App\.\s*([A-Z])(\d*)", section)
+    part = re.search(r"§\s*([IVX]+|\d+(?:\.\d+)?)(?:-([A-Z]))?", section)
+    if part and (not appendix or part.start() < appendix.start()):
+        number, letter = part.group(1), part.group(2) or ""
+        number = str(_ROMAN[number]) if number in _ROMAN else number.replace(".", "_")
+        return f"s{number}{letter.lower()}"
+    if appendix:
+        return f"app_{appendix.group(1).lower()}{appendix.group(2)}"
+    raise ValueError(f"no § or appendix in the section {section!r}")
+
+
+def module_path(module: str | None) -> str:
+    """``fltheory.claims.papers.fedar.fedar`` → ``fltheory/claims/papers/fedar/fedar.py``.
+
+    >>> module_path("fltheory.claims.papers.fedar.fedar")
+    'fltheory/claims/papers/fedar/fedar.py'
     """
     return "—" if module is None else module.replace(".", "/") + ".py"
 

@@ -35,7 +35,7 @@ OUT_FILES = ("check.json", "check.csv")
 
 
 def _module_file(module: str | None) -> str:
-    """``fltheory.claims.papers.fedar`` → ``papers/fedar.py`` (under fltheory/claims/)."""
+    """``fltheory.claims.papers.fedar.fedar`` → ``papers/fedar/fedar.py`` (in fltheory/claims/)."""
     if module is None:
         return "—"
     return module.removeprefix("fltheory.claims.").replace(".", "/") + ".py"

@@ -1,4 +1,4 @@
-"""The CA-Fed bound claims of fltheory.claims.papers.cafed_bounds (eq. 4, eq. 9, Theorems 1
+"""The CA-Fed bound claims of fltheory.claims.papers.cafed.cafed_bounds (eq. 4, eq. 9, Theorems 1
 and 3, §III-C): margins at hand-checked instances (every claim's verdict:
 test_expected_verdicts.py).
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers import cafed_bounds as cb
+from fltheory.claims.papers.cafed import cafed_bounds as cb
 
 IDS = sorted(c.id for c in CLAIMS if c.margin is not None and c.margin.__module__ == cb.__name__)
 HAND = cb._EQ10_COUNTEREXAMPLE

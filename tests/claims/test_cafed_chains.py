@@ -1,4 +1,4 @@
-"""CA-Fed availability-chain claims (fltheory/claims/papers/cafed_chains.py, cafed_clients.py):
+"""CA-Fed availability-chain claims (claims/papers/cafed/cafed_chains.py, cafed_clients.py):
 every margin at a hand-checkable instance against an independent computation (closed forms,
 exact rationals, numpy on the dense matrix), (every claim's verdict:
 test_expected_verdicts.py)."""
@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import fltheory.claims.papers.cafed_chains as cc
-import fltheory.claims.papers.cafed_clients as cl
+import fltheory.claims.papers.cafed.cafed_chains as cc
+import fltheory.claims.papers.cafed.cafed_clients as cl
 from fltheory.claims import CLAIMS
 from fltheory.errors import NumericalError
 from fltheory.rng import generator

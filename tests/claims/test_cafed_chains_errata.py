@@ -1,4 +1,4 @@
-"""The findings of fltheory/claims/papers/cafed_chains.py: witnesses in the paper's quantities
+"""The findings of fltheory/claims/papers/cafed/cafed_chains.py: witnesses in the paper's quantities
 (``explain``) and the standalone ``verify`` functions against hand computations (exact
 rationals and closed forms written out here), and the classification of each refuted claim."""
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import fltheory.claims.papers.cafed_chains as cc
+import fltheory.claims.papers.cafed.cafed_chains as cc
 from fltheory.claims import CLAIMS
 from fltheory.claims.errata_script import standalone_source
 

@@ -1,4 +1,4 @@
-"""Findings of fltheory.claims.papers.cafed_clients (the margins and verdicts are tested in
+"""Findings of fltheory.claims.papers.cafed.cafed_clients (the margins and verdicts are tested in
 test_cafed_chains.py): the step (171) counterexample explained in the paper's quantities and
 recomputed by hand, and the readings of Guideline B and of §V-A's population."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers._cafed_verify import verify_step171
+from fltheory.claims.papers.cafed._verify import verify_step171
 
 A = np.array
 

@@ -1,4 +1,4 @@
-"""Lemma claims of fltheory.claims.papers.cafed_lemmas (Lemmas 8, 10 and the J_t step of
+"""Lemma claims of fltheory.claims.papers.cafed.cafed_lemmas (Lemmas 8, 10 and the J_t step of
 Lemma 14): margins against sides written out independently here (every claim's verdict:
 test_expected_verdicts.py)."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers import cafed_lemmas as cl
+from fltheory.claims.papers.cafed import cafed_lemmas as cl
 
 CEX = cl.LEMMA8_COUNTEREXAMPLE
 
@@ -156,8 +156,8 @@ def test_lemma14_eq133_lhs_against_path_enumeration():
     # deterministic iterates w_{t+1} = w_t − q·1{A_t}·b_t(w_t − u), b_t = 1 − (1 − η_th)^E
     import itertools
 
-    from fltheory.claims.papers._cafed_chainrun import BASE_INSTANCE
-    from fltheory.claims.papers.cafed_lemmas import _l133_delays, _l133_lhs, _l133_run
+    from fltheory.claims.papers.cafed._chainrun import BASE_INSTANCE
+    from fltheory.claims.papers.cafed.cafed_lemmas import _l133_delays, _l133_lhs, _l133_run
 
     inst = dict(BASE_INSTANCE)
     inst.update(n=1, lk=np.zeros(1), ua=np.array([0.5]), ub=np.zeros(1), alpha=np.ones(1),

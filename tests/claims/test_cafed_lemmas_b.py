@@ -1,4 +1,4 @@
-"""Claims of fltheory.claims.papers.cafed_lemmas_b (Lemmas 2–7, 9, 12, 13 of CA-Fed's App. B):
+"""Claims of fltheory.claims.papers.cafed.cafed_lemmas_b (Lemmas 2–7, 9, 12, 13 of CA-Fed's App. B):
 margins against a scalar round worked out by hand, the counterexamples and their explanations
 in the paper's quantities (hand-checked rationals); every claim's verdict is checked in
 test_expected_verdicts.py. Lemma 15 is executable in cafed_theorem2."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers import cafed_lemmas_b as lb
+from fltheory.claims.papers.cafed import cafed_lemmas_b as lb
 
 
 def margin(claim_id: str, inst: dict) -> float:

@@ -1,4 +1,4 @@
-"""Theorem 2 claims (fltheory.claims.papers.cafed_theorem2): the negative-bound counterexample
+"""Theorem 2 claims (fltheory.claims.papers.cafed.cafed_theorem2): the negative-bound counterexample
 recomputed by hand (eqs. 13, 176-179 written out here, the series of eq. 179 by brute force),
 the missing-division counterexample of the main-text form, holding instances of the form the
 proof supports (every claim's verdict: test_expected_verdicts.py)."""
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers import _cafed_chainrun as cr
-from fltheory.claims.papers import cafed_theorem2 as t2
+from fltheory.claims.papers.cafed import _chainrun as cr
+from fltheory.claims.papers.cafed import cafed_theorem2 as t2
 from fltheory.markov.product import ProductChain
 
 NEG = t2.NEGATIVE_BOUND

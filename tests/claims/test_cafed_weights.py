@@ -1,4 +1,4 @@
-"""The CA-Fed weight/optimisation claims (fltheory/claims/papers/cafed_weights.py): margins at
+"""The CA-Fed weight/optimisation claims (fltheory/claims/papers/cafed/cafed_weights.py): margins at
 hand-checkable instances against independent computations (Fractions, 1-D mpmath minimisation,
 closed sums), the findings' classes, their moderate witnesses in the paper's quantities and the
 standalone verify functions (every claim's verdict: test_expected_verdicts.py)."""
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS, falsify
-from fltheory.claims.papers import cafed_weights as W
+from fltheory.claims.papers.cafed import cafed_weights as W
 
 CLAIM_IDS = [c.id for c in CLAIMS if c.margin is not None and c.margin.__module__ == W.__name__]
 

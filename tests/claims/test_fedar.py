@@ -1,4 +1,4 @@
-"""FedAR paper claims (fltheory/claims/papers/fedar.py, fedar_theorems.py): hand traces, the
+"""FedAR paper claims (fltheory/claims/papers/fedar/fedar.py, fedar_theorems.py): hand traces, the
 limit of FedAR against the simulator, the paper's rule under bounded staleness and an exact
 constant-step computation, the noise formula of Remark 1's reading, and Table 3's arithmetic
 (every claim's verdict: test_expected_verdicts.py)."""
@@ -11,8 +11,8 @@ import pytest
 import torch
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers import fedar as F
-from fltheory.claims.papers import fedar_theorems as FT
+from fltheory.claims.papers.fedar import fedar as F
+from fltheory.claims.papers.fedar import fedar_theorems as FT
 from fltheory.rng import generator
 from fltheory.sim import algorithms as algs
 from fltheory.sim.availability import BernoulliLinks

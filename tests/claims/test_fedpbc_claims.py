@@ -1,4 +1,4 @@
-"""FedPBC paper claims (fltheory/claims/papers/fedpbc.py, fedpbc_lemmas.py, fedpbc_theorem1.py):
+"""FedPBC paper claims (claims/papers/fedpbc/):
 hand-checked margins and the falsifier's regressions (every claim's verdict:
 test_expected_verdicts.py)."""
 
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers import _fedpbc_common as FC
-from fltheory.claims.papers import fedpbc as F
-from fltheory.claims.papers import fedpbc_lemmas as FL
-from fltheory.claims.papers import fedpbc_theorem1 as FT
+from fltheory.claims.papers.fedpbc import _common as FC
+from fltheory.claims.papers.fedpbc import fedpbc as F
+from fltheory.claims.papers.fedpbc import fedpbc_lemmas as FL
+from fltheory.claims.papers.fedpbc import fedpbc_theorem1 as FT
 from fltheory.errors import NumericalError
 from fltheory.limits.fedpbc import mixing_rho
 from fltheory.rng import generator

@@ -26,7 +26,7 @@ import numpy as np
 from fltheory.claims.claim import Claim, Source, register
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs, show, signed
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers import _cafed_quadratic as cq
+from fltheory.claims.papers.cafed import _quadratic as cq
 from fltheory.claims.space import Instance, Integer, Real, Space
 from fltheory.errors import NumericalError
 
@@ -961,7 +961,7 @@ register(
 
 # --- Lemma 14, eq. (133): the bound itself, with exact expectations ------------------------------
 def _l133_run(inst: Instance) -> Any:
-    from fltheory.claims.papers import _cafed_chainrun as cr
+    from fltheory.claims.papers.cafed import _chainrun as cr
 
     run = cr.ChainRun(inst)
     with np.errstate(all="ignore"):
@@ -993,7 +993,7 @@ def _l133_lhs(run: Any) -> tuple[float, float]:
     E[F_k(w_s)1{k ∈ A_t}] = Σ_b m_s[b, k]·P(k ∈ A_t | A_s = b) = Σ_b m_s[b, k][P^{t−s}·1_k]_b;
     and the size Σ_t η_tΣ_kq_k(|E[F_k(w_{t−J_t})1{k ∈ A_t}]| + |E[F_k(w_t)1{k ∈ A_t}]|) of the
     terms, the scale of the rounding error of their differences)."""
-    from fltheory.claims.papers import _cafed_quadratic as quad
+    from fltheory.claims.papers.cafed import _quadratic as quad
 
     res = run.moments()
     n, T = run.n, run.T
@@ -1055,7 +1055,7 @@ def _l133_margin(inst: Instance) -> float:
 
 
 def _l133_space() -> Space:
-    from fltheory.claims.papers import _cafed_chainrun as cr
+    from fltheory.claims.papers.cafed import _chainrun as cr
 
     def valid(inst: Instance) -> bool:
         return float(np.dot(inst["pi"], 10.0 ** np.asarray(inst["lq"], dtype=float))) > 0.0

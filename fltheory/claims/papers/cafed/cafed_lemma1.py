@@ -25,7 +25,7 @@ import numpy as np
 
 from fltheory.claims.claim import Claim, Source, register
 from fltheory.claims.finding import Hypothesis, Reading
-from fltheory.claims.papers import _cafed_quadratic as cq
+from fltheory.claims.papers.cafed import _quadratic as cq
 from fltheory.claims.space import Instance, Real, Space
 from fltheory.errors import NumericalError
 

@@ -60,7 +60,7 @@ import numpy as np
 from fltheory.claims.claim import Claim, Source, register
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, show, signed
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers import _cafed_weights_verify as V
+from fltheory.claims.papers.cafed import _weights_verify as V
 from fltheory.claims.space import Instance, Integer, Real, Simplex, Space
 from fltheory.divergence import biased_importance, chi_square, total_variation
 from fltheory.errors import NumericalError

@@ -1,6 +1,6 @@
 """Independent oracles and instance builders for the availability-chain claims of CA-Fed.
 
-Used by :mod:`fltheory.claims.papers.cafed_chains`; nothing here registers a claim. Everything
+Used by :mod:`fltheory.claims.papers.cafed.cafed_chains`; nothing here registers a claim. Everything
 is written afresh (no call into :mod:`fltheory.markov` except where a docstring says so), so
 that a claim's margin compares the library with a second computation:
 

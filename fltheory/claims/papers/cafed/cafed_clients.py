@@ -3,7 +3,7 @@
 Section V-A(a) (the simulated population), Section V-B(d, e) (hitting time, clusters), Section
 III-D (Guideline B), Section IV-B (estimators, eqs. 16–20), Fig. 4a and Lemmas 17–18 of
 Appendix B2 (eqs. 159, 163, 166–171). The chain-level statements they build on (eqs. 5, 132,
-156–158, 228–238, Props. 3–6) are in :mod:`fltheory.claims.papers.cafed_chains`.
+156–158, 228–238, Props. 3–6) are in :mod:`fltheory.claims.papers.cafed.cafed_chains`.
 
 >>> from fltheory.claims import CLAIMS
 >>> claim = CLAIMS.get("cafed:hitting-time-population")
@@ -22,9 +22,9 @@ import numpy as np
 from fltheory.claims.claim import Claim, register
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs, show, signed
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers import _chain_oracles as orc
-from fltheory.claims.papers._cafed_verify import verify_step171
-from fltheory.claims.papers.cafed_chains import (
+from fltheory.claims.papers.cafed import _chain_oracles as orc
+from fltheory.claims.papers.cafed._verify import verify_step171
+from fltheory.claims.papers.cafed.cafed_chains import (
     UNDERFLOW,
     _clients_params,
     _jt_code,

@@ -30,7 +30,7 @@ import numpy as np
 from fltheory.claims.claim import ExactMargin
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs, show, signed
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers.fedar import _mp_to_fraction, _register
+from fltheory.claims.papers.fedar.fedar import _mp_to_fraction, _register
 from fltheory.claims.space import Instance, Integer, Real, Space
 from fltheory.errors import NumericalError
 

@@ -16,7 +16,7 @@ import numpy as np
 from fltheory.claims.claim import ExactMargin
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs, show
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers._fedpbc_common import (
+from fltheory.claims.papers.fedpbc._common import (
     _bisect_cap,
     _fr,
     _frak_c,

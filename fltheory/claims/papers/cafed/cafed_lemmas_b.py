@@ -31,9 +31,9 @@ import numpy as np
 from fltheory.claims.claim import Claim, Source, register
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers import _cafed_quadratic as cq
-from fltheory.claims.papers._cafed_verify import verify_lemma3, verify_lemma12
-from fltheory.claims.papers.cafed_lemmas import _active, _round_params, _start
+from fltheory.claims.papers.cafed import _quadratic as cq
+from fltheory.claims.papers.cafed._verify import verify_lemma3, verify_lemma12
+from fltheory.claims.papers.cafed.cafed_lemmas import _active, _round_params, _start
 from fltheory.claims.space import Instance, Integer, Real, Space
 from fltheory.errors import NumericalError
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from fltheory.claims.claim import ExactMargin
 from fltheory.claims.finding import Hypothesis, Reading
-from fltheory.claims.papers._fedpbc_common import (
+from fltheory.claims.papers.fedpbc._common import (
     _bisect_cap,
     _fr,
     _frs,

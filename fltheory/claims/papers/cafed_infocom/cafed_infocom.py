@@ -27,7 +27,7 @@ import numpy as np
 from fltheory.claims.claim import Claim, ExactMargin, Source, register
 from fltheory.claims.explain import Explanation, Quantity, Step, decs, show, signed
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers._cafed_verify import verify_eq11_on_w
+from fltheory.claims.papers.cafed._verify import verify_eq11_on_w
 from fltheory.claims.space import Instance, Integer, Parameter, Real, Simplex, Space
 from fltheory.errors import NumericalError
 
@@ -555,7 +555,7 @@ for _label, _section, _name, _lines, _needed, _target in _ALIASES:
 # ---------------------------------------------------------------------------------------------
 # §VI-B (l.127–130): clusters, legible in this copy
 # ---------------------------------------------------------------------------------------------
-from fltheory.claims.papers.cafed_clients import SEC5E_SPACE, _sec5e  # noqa: E402
+from fltheory.claims.papers.cafed.cafed_clients import SEC5E_SPACE, _sec5e  # noqa: E402
 
 _register(
     "spatial", "§VI-B", "clusters: exclude a whole cluster to reduce λ", (127, 130),

@@ -3,13 +3,13 @@
 Lemma 16 (eqs. 5, 156–158), footnote 3, Definition 1 (eq. 132) and Appendix F (eqs. 228–238,
 Props. 3–6, the mixing-time bounds); the client-level statements built on them (population,
 hitting time, clusters, Guideline B, estimators, Fig. 4a, Lemmas 17–18) are in
-:mod:`fltheory.claims.papers.cafed_clients`. The instances are exact rational chains wherever
+:mod:`fltheory.claims.papers.cafed.cafed_clients`. The instances are exact rational chains wherever
 the statement allows it:
 dense chains, chains built from a chosen real Jordan form (blocks of size ≥ 2, complex
 eigenvalues, λ̄₂ near 0 and 1), de Bruijn (shift-register) chains and products of two-state
-clients; the oracles are in :mod:`fltheory.claims.papers._chain_oracles`.
+clients; the oracles are in :mod:`fltheory.claims.papers.cafed._chain_oracles`.
 
-Budgets: this module and :mod:`~fltheory.claims.papers.cafed_clients` (37 claims) run at their
+Budgets: this module and :mod:`~fltheory.claims.papers.cafed.cafed_clients` (37 claims) run at their
 default budgets in about 40 s of CPU (80 s wall on a loaded two-core machine), their share of
 the paper's five minutes; the chain claims (library's exact Jordan path, 0.05–1 s per chain)
 have budgets of 80–250, lowered from 150–600.
@@ -32,7 +32,7 @@ import numpy as np
 from fltheory.claims.claim import Claim, ExactMargin, Source, register
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, show
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers import _chain_oracles as orc
+from fltheory.claims.papers.cafed import _chain_oracles as orc
 from fltheory.claims.space import Instance, Integer, Parameter, Real, Simplex, Space
 from fltheory.errors import FLTheoryError, InputError, NumericalError
 

@@ -26,7 +26,7 @@ import numpy as np
 from fltheory.claims.claim import ExactMargin
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs, signed
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers._fedpbc_common import (
+from fltheory.claims.papers.fedpbc._common import (
     _fr,
     _frs,
     _masks,

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.papers import _cafed_quadratic as cq
+from fltheory.claims.papers.cafed import _quadratic as cq
 from fltheory.claims.space import Instance, Integer, Real, Simplex
 from fltheory.errors import NumericalError
 

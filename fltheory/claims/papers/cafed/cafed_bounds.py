@@ -24,8 +24,8 @@ import numpy as np
 from fltheory.claims.claim import Claim, Source, register
 from fltheory.claims.explain import Explanation, Quantity, Step, decs
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers import _cafed_quadratic as cq
-from fltheory.claims.papers._cafed_verify import verify_thm1 as _verify_thm1
+from fltheory.claims.papers.cafed import _quadratic as cq
+from fltheory.claims.papers.cafed._verify import verify_thm1 as _verify_thm1
 from fltheory.claims.space import Instance, Integer, Real, Space
 from fltheory.errors import NumericalError
 

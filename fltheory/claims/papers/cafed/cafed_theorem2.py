@@ -33,9 +33,9 @@ import numpy as np
 from fltheory.claims.claim import Claim, Source, register
 from fltheory.claims.explain import Explanation, Quantity, Step, dec, decs, show, signed
 from fltheory.claims.finding import Finding, Hypothesis, Reading
-from fltheory.claims.papers import _cafed_chainrun as cr
-from fltheory.claims.papers import _cafed_quadratic as cq
-from fltheory.claims.papers._cafed_verify import verify_thm2
+from fltheory.claims.papers.cafed import _chainrun as cr
+from fltheory.claims.papers.cafed import _quadratic as cq
+from fltheory.claims.papers.cafed._verify import verify_thm2
 from fltheory.claims.space import Instance, Real, Space
 from fltheory.errors import NumericalError
 

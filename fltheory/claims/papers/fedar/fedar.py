@@ -11,7 +11,7 @@ w_{t+1} = w_t − (η/N_t)Σ_i ψ_{i,t}G_i[t], N_t = the number of clients seen 
 The theorems, Table 1 and Remarks 1–2 are in :mod:`.fedar_theorems`; here: eqs. (4)–(7) on
 traces, Table 3's arithmetic and the empirical claims.
 
->>> from fltheory.claims.papers.fedar import fedar_psi_paper
+>>> from fltheory.claims.papers.fedar.fedar import fedar_psi_paper
 >>> fedar_psi_paper(0, 0.1, 3.0), fedar_psi_paper(5, 1.0, 10.0), fedar_psi_paper(5, 1.0, 4.0)
 (1.0, 2.0, 0.0)
 """
