@@ -1,6 +1,6 @@
-"""Lemma claims of fltheory.claims.papers.cafed.cafed_lemmas (Lemmas 8, 10 and the J_t step of
-Lemma 14): margins against sides written out independently here (every claim's verdict:
-test_expected_verdicts.py)."""
+"""Lemma claims of fltheory.claims.papers.cafed.app_b2_lemmas_8_10 and app_b3_lemma14 (Lemmas
+8, 10 and the J_t step of Lemma 14): margins against sides written out independently here
+(every claim's verdict: test_expected_verdicts.py)."""
 
 import math
 from fractions import Fraction
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers.cafed import cafed_lemmas as cl
+from fltheory.claims.papers.cafed import app_b2_lemmas_8_10 as cl
 
 CEX = cl.LEMMA8_COUNTEREXAMPLE
 
@@ -46,7 +46,7 @@ def lemma8_by_hand(u, q, active, w0, E, feta):
 
 
 def round_instance(u, q, act, w0, E, feta):
-    """A cafed_lemmas instance with d = 1, H_k = 1, π = 1 and the start w0."""
+    """A Lemma 8/10 instance with d = 1, H_k = 1, π = 1 and the start w0."""
     u, q = np.asarray(u, float), np.asarray(q, float)
     n = len(u)
     spread = float(np.ptp(u)) or 1.0
@@ -157,7 +157,7 @@ def test_lemma14_eq133_lhs_against_path_enumeration():
     import itertools
 
     from fltheory.claims.papers.cafed._chainrun import BASE_INSTANCE
-    from fltheory.claims.papers.cafed.cafed_lemmas import _l133_delays, _l133_lhs, _l133_run
+    from fltheory.claims.papers.cafed.app_b3_lemma14 import _l133_delays, _l133_lhs, _l133_run
 
     inst = dict(BASE_INSTANCE)
     inst.update(n=1, lk=np.zeros(1), ua=np.array([0.5]), ub=np.zeros(1), alpha=np.ones(1),

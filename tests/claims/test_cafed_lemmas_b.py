@@ -1,7 +1,8 @@
-"""Claims of fltheory.claims.papers.cafed.cafed_lemmas_b (Lemmas 2–7, 9, 12, 13 of CA-Fed's App. B):
-margins against a scalar round worked out by hand, the counterexamples and their explanations
-in the paper's quantities (hand-checked rationals); every claim's verdict is checked in
-test_expected_verdicts.py. Lemma 15 is executable in cafed_theorem2."""
+"""Claims of fltheory.claims.papers.cafed.app_b1_lemmas_2_7, app_b2_lemmas_8_10 and
+app_b2_lemmas_11_13 (Lemmas 2–7, 9, 12, 13 of CA-Fed's App. B): margins against a scalar round
+worked out by hand, the counterexamples and their explanations in the paper's quantities
+(hand-checked rationals); every claim's verdict is checked in test_expected_verdicts.py.
+Lemma 15 is executable on Theorem 2's trajectories (_theorem2)."""
 
 from fractions import Fraction
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers.cafed import cafed_lemmas_b as lb
+from fltheory.claims.papers.cafed import app_b1_lemmas_2_7 as b1
+from fltheory.claims.papers.cafed import app_b2_lemmas_11_13 as b2
 
 
 def margin(claim_id: str, inst: dict) -> float:
@@ -62,11 +64,11 @@ def test_lemma3_printed_counterexample():
     gbar = 10.0**-4
     lhs = (1 - eta * gbar) ** 2  # 25/36
     rhs = 1 - 2 * eta * gbar + eta * gbar**2  # 2/3 + 1/60000
-    m = margin("cafed:lemma3-eq53-printed", lb.LEMMA3_COUNTEREXAMPLE)
+    m = margin("cafed:lemma3-eq53-printed", b1.LEMMA3_COUNTEREXAMPLE)
     assert m == pytest.approx(rel(rhs, lhs), rel=1e-9)
     assert m == pytest.approx(-0.04 + 36 / (25 * 60000), rel=1e-9)
-    assert exact("cafed:lemma3-eq53-printed", lb.LEMMA3_COUNTEREXAMPLE) < 0
-    assert margin("cafed:lemma3-eq53-proved", lb.LEMMA3_COUNTEREXAMPLE) >= -1e-12
+    assert exact("cafed:lemma3-eq53-printed", b1.LEMMA3_COUNTEREXAMPLE) < 0
+    assert margin("cafed:lemma3-eq53-proved", b1.LEMMA3_COUNTEREXAMPLE) >= -1e-12
 
 
 def test_lemma4_and_5_by_hand():
@@ -108,7 +110,7 @@ def test_lemma13_by_hand():
 
 
 def test_lemma12_by_hand_and_printed_counterexample():
-    inst = lb.LEMMA12_COUNTEREXAMPLE  # F = ½w², W = [−1, 1], v = 1, w = 0, D = 1
+    inst = b2.LEMMA12_COUNTEREXAMPLE  # F = ½w², W = [−1, 1], v = 1, w = 0, D = 1
     assert margin("cafed:lemma12-eq125", inst) == pytest.approx((1.0 - 0.25) / 1.0)
     corner = {**inst, "x1": 1.0}  # v = w: both sides 0
     assert margin("cafed:lemma12-eq125", corner) == 0.0
@@ -120,28 +122,28 @@ def test_lemma12_by_hand_and_printed_counterexample():
 
 
 def test_lemma12_corrected_order_holds_at_the_counterexample():
-    inst = lb.LEMMA12_COUNTEREXAMPLE  # ⟨∇F(w), v − w⟩ = 0 ≤ ½ ≤ ⟨∇F(v), v − w⟩ = 1
+    inst = b2.LEMMA12_COUNTEREXAMPLE  # ⟨∇F(w), v − w⟩ = 0 ≤ ½ ≤ ⟨∇F(v), v − w⟩ = 1
     assert margin("cafed:lemma12-eq126-corrected", inst) == pytest.approx(0.5)
     e = CLAIMS.get("cafed:lemma12-eq126-printed").explain(inst)
     assert not e.holds and e.lhs.value == Fraction(1, 2) and e.rhs.value == (1, 0)
     assert CLAIMS.get("cafed:lemma12-eq126-printed").verify(**e.verify_args)["holds"] is False
-    out = lb.verify_lemma12(**{**e.verify_args, "form": "corrected"})
+    out = b2.verify_lemma12(**{**e.verify_args, "form": "corrected"})
     assert out["holds"] and out["rhs"] == (0, 1)
 
 
 def test_lemma3_explanation_by_hand():
     # F = ½·10⁻⁴w², q = 1, E = 1: η = 1/(2·10⁻⁴·3) = 5000/3 exactly, ḡ = 10⁻⁴, w₁ = 1 − 1/6
-    e = CLAIMS.get("cafed:lemma3-eq53-printed").explain(lb.LEMMA3_COUNTEREXAMPLE)
+    e = CLAIMS.get("cafed:lemma3-eq53-printed").explain(b1.LEMMA3_COUNTEREXAMPLE)
     assert e.verify_args["eta"] == Fraction(5000, 3)
     assert e.lhs.value == Fraction(25, 36)
     assert e.rhs.value == 1 - 2 * Fraction(5000, 3) * Fraction(1, 10**4) + Fraction(
         5000, 3
     ) * Fraction(1, 10**8)
     assert not e.holds and "exceeds 1" in e.note
-    proved = lb.verify_lemma3(**{**e.verify_args, "form": "proved"})
+    proved = b1.verify_lemma3(**{**e.verify_args, "form": "proved"})
     assert proved["holds"] and proved["lhs"] == proved["rhs"]  # (57) is an identity here
 
 
 def test_lemma15_moved_to_the_trajectory_claims():
     claim = CLAIMS.get("cafed:lemma15-eq147")
-    assert claim.executable and claim.margin.__module__.endswith("cafed_theorem2")
+    assert claim.executable and claim.margin.__module__.endswith("._theorem2")

@@ -1,7 +1,7 @@
-"""Theorem 2 claims (fltheory.claims.papers.cafed.cafed_theorem2): the negative-bound counterexample
-recomputed by hand (eqs. 13, 176-179 written out here, the series of eq. 179 by brute force),
-the missing-division counterexample of the main-text form, holding instances of the form the
-proof supports (every claim's verdict: test_expected_verdicts.py)."""
+"""Theorem 2 claims (fltheory.claims.papers.cafed._theorem2 and the modules of its forms): the
+negative-bound counterexample recomputed by hand (eqs. 13, 176-179 written out here, the series
+of eq. 179 by brute force), the missing-division counterexample of the main-text form, holding
+instances of the form the proof supports (every claim's verdict: test_expected_verdicts.py)."""
 
 import math
 
@@ -10,7 +10,9 @@ import pytest
 
 from fltheory.claims import CLAIMS
 from fltheory.claims.papers.cafed import _chainrun as cr
-from fltheory.claims.papers.cafed import cafed_theorem2 as t2
+from fltheory.claims.papers.cafed import _theorem2 as t2
+from fltheory.claims.papers.cafed import s3b_theorem2
+from fltheory.claims.papers.cafed._verify import verify_thm2
 from fltheory.markov.product import ProductChain
 
 NEG = t2.NEGATIVE_BOUND
@@ -49,7 +51,7 @@ def test_negative_bound_pieces_match_the_hand_computation():
     assert hand["K"] == pytest.approx(2.5664e-3, rel=1e-4) and hand["S"] == pytest.approx(
         -8.713, abs=1e-3
     )
-    run = t2._run(NEG)
+    run = t2.chain_run(NEG)
     code = t2.code_pieces(run)
     assert code["fraction"] == pytest.approx(hand["fraction"], rel=1e-9)  # tails: bounds
     assert code["psi_gamma"] + code["psi_rest"] == pytest.approx(hand["psi"], rel=1e-9)
@@ -81,7 +83,7 @@ def test_negative_bound_refutes_the_printed_forms(claim_id):
 def test_the_negative_bound_regime_and_the_2cph_ge_1_regime_are_disjoint():
     # the main-text and η̄ forms are searched where 2C_PH ≥ 1 (so that they test the missing
     # division and the reading q ← η̄q alone); NEG has 2C_PH = 2.6e-3 and is outside
-    assert t2._run(NEG).log_K < 0 and t2._run(DIVISION).log_K > 0
+    assert t2.chain_run(NEG).log_K < 0 and t2.chain_run(DIVISION).log_K > 0
     inside = {**DIVISION, "le": 5.0, "leta": -3.9, "ua": np.full(1, 0.9), "lq": np.full(1, 2.9),
               "sg": np.full(1, 0.9), "leb": 0.0, "dl": 1.0}  # fmt: skip
     for claim_id in (
@@ -107,7 +109,7 @@ MODERATE = {
 
 
 def test_a_moderate_negative_bound():
-    run = t2._run(MODERATE)
+    run = t2.chain_run(MODERATE)
     assert run.lambda2[0] == pytest.approx(0.99158, abs=1e-5)
     assert run.constants["H"] == pytest.approx(1.5843e-3, rel=1e-4)
     assert math.exp(run.log_K) == pytest.approx(8.1156e-3, rel=1e-4)
@@ -134,14 +136,14 @@ def test_the_explanation_recomputes_the_negative_bound_independently():
 
 def test_verify_thm2_moments_agree_with_the_library_run():
     # two noisy clients, d = 1, T = 5: the standalone moment recursion against ChainRun's
-    run = t2._run(cr.BASE_INSTANCE)
-    args = t2._t2_args(run, "appendix")
-    out = t2.verify_thm2(**args)
+    run = t2.chain_run(cr.BASE_INSTANCE)
+    args = t2.t2_args(run, "appendix")
+    out = verify_thm2(**args)
     assert float(out["lhs"]) == pytest.approx(run.moments().opt_error, rel=1e-9)
     parts, c = out["parts"], run.constants
     for key, mine in (("D", "D"), ("G", "G"), ("H", "H"), ("Γ", "Gamma")):
         assert float(parts[key]) == pytest.approx(c[mine], rel=1e-9)
-    eq185 = t2.verify_thm2(**{**args, "form": "eq185"})
+    eq185 = verify_thm2(**{**args, "form": "eq185"})
     pieces = t2.code_pieces(run)
     assert float(eq185["lhs"]) == pytest.approx(float(t2._lhs("eq185", run)), rel=1e-9)
     assert float(eq185["rhs"]) == pytest.approx(
@@ -185,7 +187,7 @@ DIVISION = {
 
 def test_missing_division_refutes_the_main_text_form():
     # u = r, w₀ = −r/2, h = L: E[F_B(w̄₁) − F_B*] = ½L(1.5r)² = 1.125·10⁶
-    run = t2._run(DIVISION)
+    run = t2.chain_run(DIVISION)
     assert run.moments().opt_error == pytest.approx(1.125e6, rel=1e-12)
     code = t2.code_pieces(run)
     numerator = code["fraction"] + code["psi_gamma"] + code["psi_rest"] + code["phi_over_log"]
@@ -213,7 +215,7 @@ def test_proved_form_holds_at_generic_and_boundary_instances():
 def test_independent_series_bound_brackets_the_library():
     # the closed-form branch (2C_PH < 2⁻¹⁶): tiny energy scale, ln(1/λ) = 10^0.3·2C_PH/e
     inst = {**NEG, "le": -9.0, "rel": 1, "lc": 0.3}
-    run = t2._run(inst)
+    run = t2.chain_run(inst)
     assert run.closed_form
     partial, tail = cr.delayed_series(run, "phi")
     code = t2.code_pieces(run)["phi_over_log"]
@@ -241,7 +243,7 @@ def brute_series(run: cr.ChainRun, n: int = 2 * 10**6) -> float:
 
 
 def test_correlation_lowers_the_bound_when_2CPH_is_small():
-    first, second = t2._correlated_runs(MONOTONE)
+    first, second = s3b_theorem2._correlated_runs(MONOTONE)
     assert math.exp(first.log_K) < 1.0 and second.ell == pytest.approx(first.ell / 10, rel=1e-6)
     a, b = t2.code_pieces(first), t2.code_pieces(second)
     for key in ("fraction", "psi_gamma", "psi_rest", "denominator"):  # λ-free pieces
@@ -276,8 +278,8 @@ def test_lemma11_at_the_negative_bound_instance():
 
 def test_lemma11_factor_8_is_the_weaker_form():
     inst = {**cr.BASE_INSTANCE, "T": 20}  # Γ > 0 (two clients, different minimisers)
-    run = t2._run(inst)
+    run = t2.chain_run(inst)
     assert run.constants["Gamma"] > 0
-    four, lhs, _ = t2._lemma11_sides(run, 4)
-    eight, lhs8, _ = t2._lemma11_sides(run, 8)
+    four, lhs, _ = t2.lemma11_sides(run, 4)
+    eight, lhs8, _ = t2.lemma11_sides(run, 8)
     assert lhs == lhs8 and eight > four > lhs

@@ -108,7 +108,21 @@ def group_of(c: Claim) -> str:
         return c.paper
     assert c.margin is not None
     module = c.margin.__module__.rsplit(".", 1)[1]
-    return {"cafed_clients": "cafed_chains"}.get(module, module)
+    return {"cafed_clients": "cafed_chains", **CAFED_LEMMA_GROUPS}.get(module, module)
+
+
+#: The CA-Fed App. B lemma and Theorem 2 modules (the module defining a claim's margin) by the
+#: group of the module their claims came from (cafed_lemmas, cafed_lemmas_b, cafed_theorem2):
+#: the same budgets as before the split.
+CAFED_LEMMA_GROUPS = {
+    "app_b2_lemmas_8_10": "cafed_lemmas",  # Lemmas 8 and 10 (Lemma 9's margin: _lemmas_round)
+    "app_b3_lemma14": "cafed_lemmas",
+    "_lemmas_round": "cafed_lemmas_b",  # Lemmas 3–7, 9 and 13
+    "app_b1_lemmas_2_7": "cafed_lemmas_b",  # Lemma 2
+    "app_b2_lemmas_11_13": "cafed_lemmas_b",  # Lemma 12 (Lemma 11's margins: _theorem2)
+    "_theorem2": "cafed_theorem2",  # Theorem 2's forms, Lemmas 11 and 15
+    "s3b_theorem2": "cafed_theorem2",  # the correlation remark
+}
 
 
 EXECUTABLE = [c for c in CLAIMS if c.executable]

@@ -1,7 +1,7 @@
 """Exact expectations of CA-Fed's scheme (2)-(3) on isotropic quadratics with Markov clients,
 and an independent evaluation of the series of Theorem 2 (shared helpers; no claims here).
 
-Setting (the instances of :mod:`.cafed_theorem2`): N ≤ 3 independent two-state clients
+Setting (the instances of :mod:`._theorem2`): N ≤ 3 independent two-state clients
 (eq. 236, stationary start: Assumption 1), F_k(w) = ½h_k‖w − u_k‖² in d ≤ 2, batch noise of
 E‖ξ‖² = σ_k² (bounded: ±σ_k along a direction), E local steps of size η_t = η₁t^(−a), server
 rate η̄, and W the ball B(0, r_W) with r_W = 1.001·r + η̄E(Σq_kσ_k)Σ_{t≤T}η_t ≥ every
