@@ -1,6 +1,6 @@
-"""Lemma claims of fltheory.claims.papers.cafed.app_b2_lemmas_8_10 and app_b3_lemma14 (Lemmas
-8, 10 and the J_t step of Lemma 14): margins against sides written out independently here
-(every claim's verdict: test_expected_verdicts.py)."""
+"""Lemma claims of fltheory.claims.papers.cafed.app_b2_lemmas_8_10, app_b3_lemma14_proof and
+app_b3_lemma14 (Lemmas 8, 10, the J_t steps of Lemma 14's proof and its eq. 133): margins against
+sides written out independently here (every claim's verdict: test_expected_verdicts.py)."""
 
 import math
 from fractions import Fraction

@@ -117,6 +117,7 @@ def group_of(c: Claim) -> str:
 CAFED_LEMMA_GROUPS = {
     "app_b2_lemmas_8_10": "cafed_lemmas",  # Lemmas 8 and 10 (Lemma 9's margin: _lemmas_round)
     "app_b3_lemma14": "cafed_lemmas",
+    "app_b3_lemma14_proof": "cafed_lemmas",
     "_lemmas_round": "cafed_lemmas_b",  # Lemmas 3–7, 9 and 13
     "app_b1_lemmas_2_7": "cafed_lemmas_b",  # Lemma 2
     "app_b2_lemmas_11_13": "cafed_lemmas_b",  # Lemma 12 (Lemma 11's margins: _theorem2)

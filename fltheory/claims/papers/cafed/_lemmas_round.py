@@ -223,6 +223,7 @@ def pair(sides: Any, noise: bool, floor: float = 1e-9) -> tuple[Any, Any]:
 
 
 def abs_sum(*xs: Any) -> Any:
+    """Σ|x| of the terms (the size that scales a margin's rounding floor)."""
     return sum((abs(x) for x in xs[1:]), abs(xs[0]))
 
 

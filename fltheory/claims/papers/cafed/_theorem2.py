@@ -66,6 +66,7 @@ REGIMES = ("all", "negative-phi", "2cph-ge-1")
 
 
 def t2_space(extra: list[Any] | None = None, regime: str = "all") -> Space:
+    """The instances of ``regime`` (one of :data:`REGIMES`), with the ``extra`` parameters."""
     if regime == "negative-phi":
         return Space([*cr.negative_phi_params(), *(extra or [])], where=_valid)
     if regime == "2cph-ge-1":
@@ -75,6 +76,8 @@ def t2_space(extra: list[Any] | None = None, regime: str = "all") -> Space:
 
 
 def chain_run(inst: Instance, exact: bool = False) -> cr.ChainRun:
+    """The run of ``inst`` (server rate 10^leb when given), degenerate or too costly ones declined
+    (NumericalError)."""
     server_lr = 10.0 ** float(inst["leb"]) if "leb" in inst else 1.0
     run = cr.ChainRun(inst, server_lr=server_lr, exact=exact)
     sizes: tuple[float, ...]
@@ -226,6 +229,7 @@ def _lemma15_lhs(run: cr.ChainRun, fb: list[Any]) -> Any:
 
 
 def gap(rhs: Any, lhs: Any, scale: Any) -> Any:
+    """(rhs − lhs)/max(|rhs|, |lhs|, |scale|); 1 for an infinite right side."""
     if rhs == math.inf:
         return 1.0
     scale = max(abs(rhs), abs(lhs), abs(scale))
@@ -248,6 +252,9 @@ def _phi_split_scale(variant: str, run: cr.ChainRun, pieces: dict[str, Any]) -> 
 
 
 def t2_margins(variant: str) -> Any:
+    """(margin, exact) of a form of eq. 13 (or eq. 147, 185): floats with the library's pieces, and
+    mpmath with the independent ones."""
+
     def margin(inst: Instance) -> float:
         run = chain_run(inst)
         pieces = code_pieces(run)
@@ -358,7 +365,7 @@ ETA0 = (
 
 def t2_args(run: cr.ChainRun, form: str) -> dict[str, Any]:
     """The instance of ``run`` in the paper's quantities, as exact decimals (the arguments of
-    :func:`._cafed_verify.verify_thm2`); η₁ is capped at eq. (12)'s 1/(2L(1 + 2EQ)) computed
+    :func:`._verify.verify_thm2`); η₁ is capped at eq. (12)'s 1/(2L(1 + 2EQ)) computed
     from the decimals, so that the rounding of the float cap cannot break the hypothesis."""
     h = list(decs(run.h))
     q = list(decs(run.server_lr * run.q))
@@ -490,6 +497,8 @@ def lemma11_sides(run: cr.ChainRun, factor: int) -> tuple[Any, Any, Any]:
 
 
 def lemma11_margins(factor: int) -> tuple[Any, Any]:
+    """(margin, exact) of Lemma 11, eq. (116), with ``factor``·L(1 + EQ)Γ in C_0."""
+
     def margin(inst: Instance) -> float:
         rhs, lhs, pos = lemma11_sides(chain_run(inst), factor)
         return float(gap(rhs, lhs, pos))

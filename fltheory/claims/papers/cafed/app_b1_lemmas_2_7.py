@@ -325,7 +325,7 @@ register_claim(
 )
 
 
-# --- Lemmas 6, 7 and 9 (batch expectations in closed form) ---------------------------------------
+# --- Lemmas 6 and 7 (batch expectations in closed form) ------------------------------------------
 def _noise_vec(r: rd.Round) -> tuple[np.ndarray, np.ndarray]:
     """ḡ_t − g_t: from the aggregate (exact) or −Σq_kΣ_jξ_j^k (floats, no cancellation)."""
     gb, Gb = r.gbar()

@@ -366,7 +366,7 @@ register_claim(
 )
 
 
-# --- Lemma 9 ---
+# --- Lemma 9 -------------------------------------------------------------------------------------
 def _lemma9(r: rd.Round) -> tuple[Any, Any, Any]:
     lhs, G2 = r.zero, r.zero
     for k in r.act:
