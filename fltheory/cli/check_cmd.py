@@ -61,7 +61,7 @@ def notes_text(claim: "Claim") -> str:
 
     >>> from fltheory.claims import Claim, Source
     >>> notes_text(Claim("fedar:x", Source("fedar", "§1", "x"), "s", reason="prose",
-    ...                  notes="Read as\n  printed."))
+    ...                  notes="Read as   printed."))
     'Read as printed.'
     """
     return " ".join(claim.notes.split())
