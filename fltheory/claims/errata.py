@@ -194,7 +194,8 @@ writes the same for a new run. Every claim, with its verdict and notes:
 def _notes_list(results: dict[str, Any]) -> list[str]:
     """Each finding's notes (errata classes first, in the table's order), one item per claim."""
     refuted = [c for c in results["claims"] if c["verdict"] == "refuted" and c.get("notes")]
-    order = [key for key, _ in GROUPS] + [("literal", None)]
+    order: list[tuple[str, str | None] | None] = [key for key, _ in GROUPS]
+    order.append(("literal", None))
     rows = sorted((c for c in refuted if _group(c) in order), key=lambda c: order.index(_group(c)))
     return [f"- `{c['id']}` — {' '.join(c['notes'].split())}" for c in rows]
 
