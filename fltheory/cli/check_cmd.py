@@ -77,12 +77,14 @@ def _with_notes(report: dict[str, Any], claims: list["Claim"]) -> None:
 
 
 def _print_notes(rows: list[tuple[str, str]]) -> None:
-    """Under a table: each claim's notes, one paragraph per claim (none: says so)."""
+    """Under a table: each claim's notes, one paragraph per claim, wrapped at the terminal's
+    width between words (prose, unlike the derivations of ``--explain``)."""
     out = console()
     shown = [(cid, notes) for cid, notes in rows if notes]
-    out.print(f"Notes ({len(shown)} of {len(rows)} claims have notes):", **PLAIN)
+    prose: dict[str, Any] = {"highlight": False, "markup": False}
+    out.print(f"Notes ({len(shown)} of {len(rows)} claims have notes):", **prose)
     for cid, notes in shown:
-        out.print(f"\n{cid}: {notes}", **PLAIN)
+        out.print(f"\n{cid}: {notes}", **prose)
 
 
 def _list(json_out: bool, claims: list["Claim"], notes: bool = False) -> None:
