@@ -4,8 +4,8 @@ The statements, their instance spaces, margins and expected verdicts live in
 ``fltheory/claims/papers/`` (one source of truth per claim); ``fltheory check ID`` searches one of
 them. This script runs them all, paper by paper, writes the ``fltheory check --json`` object of
 the whole run to ``docs/check_results.json`` (with the wall time of each paper) and regenerates
-the README's table of findings, the errata scripts and the per-paper errata reports under
-``docs/errata/`` from it (:mod:`fltheory.claims.errata`).
+the README's findings in brief, the page of findings ``docs/findings.md``, the errata scripts and
+the per-paper errata reports under ``docs/errata/`` from it (:mod:`fltheory.claims.errata`).
 
     python paper_checks/run_all.py [--paper P ...] [--seed K] [--no-readme]
 
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS
 from fltheory.claims.claim import PAPERS
-from fltheory.claims.errata import update_readme, write_errata
+from fltheory.claims.errata import FINDINGS_PAGE, findings_page, update_readme, write_errata
 from fltheory.claims.run import CheckReport, check, unexpected_verdicts
 from fltheory.jsonable import to_jsonable
 from fltheory.provenance import provenance
@@ -61,7 +61,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paper", action="append", choices=sorted(PAPERS))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-readme", action="store_true", help="do not rewrite README.md")
+    parser.add_argument(
+        "--no-readme",
+        action="store_true",
+        help="do not rewrite README.md, docs/findings.md, docs/errata/",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "check_results.json")
     args = parser.parse_args()
     papers = args.paper or sorted(PAPERS)
@@ -71,7 +75,9 @@ def main() -> int:
     if not args.no_readme and args.paper is None:
         readme = ROOT / "README.md"
         write_atomic(readme, update_readme(readme.read_text(), result))
-        print(f"updated the table of findings in {readme}")
+        print(f"updated the findings in brief in {readme}")
+        write_atomic(ROOT / FINDINGS_PAGE, findings_page(result))
+        print(f"wrote {FINDINGS_PAGE}")
         written = write_errata(result, ROOT / "docs" / "errata")
         print(f"wrote {len(written)} errata files under docs/errata/")
     for line in unexpected:

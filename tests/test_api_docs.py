@@ -1,5 +1,5 @@
 """The API reference builds from the docstrings with pdoc, warnings as errors (issue 15):
-``python docs/build_api.py --out DIR`` exactly as the README documents it."""
+``python docs/build_api.py --out DIR`` exactly as docs/development.md documents it."""
 
 import importlib.util
 import os

@@ -1,6 +1,6 @@
-"""Every script in figures/, validation/ and paper_checks/ runs the way the README documents it
-(issue 15): ``python DIR/SCRIPT.py`` from the repository root, with no PYTHONPATH and no
-installed package needed — the README's "Scripts" block is parsed, each documented command is
+"""Every script in figures/, validation/ and paper_checks/ runs the way docs/scripts.md documents
+it (issue 15): ``python DIR/SCRIPT.py`` from the repository root, with no PYTHONPATH and no
+installed package needed — the page's block of scripts is parsed, each documented command is
 run as written, with only size arguments appended (fewer repetitions, ``--out`` a temporary
 folder) so that the suite stays short. The validation scripts run the same way, with their
 results checked, in tests/test_scripts.py; here the point is the invocation itself.
@@ -17,10 +17,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DIRS = ("figures", "validation", "paper_checks")
-README = (ROOT / "README.md").read_text()
+PAGE = (ROOT / "docs" / "scripts.md").read_text()
 DOCUMENTED = [
     line.split("#", 1)[0].strip()
-    for line in README.splitlines()
+    for line in PAGE.splitlines()
     if re.match(rf"^python ({'|'.join(DIRS)})/\w+\.py", line)
 ]
 #: Size arguments per script (the documented command is run with these appended); a script not

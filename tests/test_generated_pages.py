@@ -83,3 +83,19 @@ def test_the_listings_name_the_module(capsys):
     assert by_id["cafed:fig2a"] == "fltheory.experiments.catalog.cafed_fig2"
     assert main(["check", "--list", "--paper", "fedar"]) == 0
     assert "papers/fedar/fedar_theorems.py" in capsys.readouterr().out
+
+
+def test_every_claims_notes_are_on_the_claims_page():
+    page = CLAIMS_PAGE.read_text()
+    with_notes = [c for c in CLAIMS if c.notes.strip()]
+    assert len(with_notes) > 100  # the papers' claims carry their notes
+    missing = [c.id for c in with_notes if f"- `{c.id}` — {' '.join(c.notes.split())}" not in page]
+    assert missing == [], "docs/claims.md lacks these notes: run python -m fltheory.claims.index"
+
+
+def test_the_claims_page_changes_with_a_note(monkeypatch):
+    """The page shows the notes of the registry as it is: another note, another page."""
+    claim = CLAIMS.get("fedar:eq4")
+    monkeypatch.setitem(CLAIMS._claims, claim.id, replace(claim, notes="A new reading."))
+    page = claims_markdown()
+    assert "- `fedar:eq4` — A new reading." in page and page != CLAIMS_PAGE.read_text()

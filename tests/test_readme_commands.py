@@ -1,7 +1,8 @@
-"""The README's shell commands that write results (``--out``, ``--store``) run as written on a
-fresh clone (issue 24), as ``tests/test_documented_scripts.py`` does for the scripts: each is
-taken from the README's ``bash`` blocks and run unchanged, as a ``python -m fltheory`` process,
-in a new folder holding a copy of ``examples/`` and no ``results/`` — what a fresh clone has.
+"""The shell commands of the README and docs/cli.md that write results (``--out``, ``--store``)
+run as written on a fresh clone (issue 24), as ``tests/test_documented_scripts.py`` does for the
+scripts: each is taken from the pages' ``bash`` blocks and run unchanged, as a
+``python -m fltheory`` process, in a new folder holding a copy of ``examples/`` and no
+``results/`` — what a fresh clone has.
 
 The commands compute for minutes (the paper-sized FedPBC counterexample, a quick CA-Fed
 reproduction, a 12-run sweep), so running them is ``slow``; the default suite checks that they
@@ -22,7 +23,8 @@ import pytest
 from fltheory.atomic import check_result_dir, is_complete
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+#: The landing page and the command-line reference, in that order.
+README = (ROOT / "README.md").read_text() + "\n" + (ROOT / "docs" / "cli.md").read_text()
 
 
 def bash_lines(text: str) -> list[str]:
@@ -35,13 +37,16 @@ def bash_lines(text: str) -> list[str]:
     return [line.split("  #", 1)[0].strip() for block in blocks for line in block.splitlines()]
 
 
-#: The README commands that write into results/ (in the README's order: the sweep before its
-#: export).
-WRITERS = [
-    line
-    for line in bash_lines(README)
-    if re.match(r"^(python -m )?fltheory \w", line) and re.search(r"--(out|store) results/", line)
-]
+#: The documented commands that write into results/ (in the pages' order: the sweep before its
+#: export), each once.
+WRITERS = list(
+    dict.fromkeys(
+        line
+        for line in bash_lines(README)
+        if re.match(r"^(python -m )?fltheory \w", line)
+        and re.search(r"--(out|store) results/", line)
+    )
+)
 
 
 def _argv(command: str) -> list[str]:

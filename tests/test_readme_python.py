@@ -1,6 +1,6 @@
-"""Every Python snippet of the README (```python blocks of ``>>>`` lines) runs from the
-repository root and prints what the README shows (as a doctest; next to ``test_readme.py``,
-which runs the README's shell commands)."""
+"""Every Python snippet of the README and of docs/python.md (```python blocks of ``>>>`` lines)
+runs from the repository root and prints what the page shows (as a doctest; next to
+``test_readme.py``, which runs the pages' shell commands)."""
 
 import doctest
 import io
@@ -10,11 +10,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M)
+PAGES = ("README.md", "docs/python.md")
+BLOCKS = [
+    block
+    for page in PAGES
+    for block in re.findall(r"^```python\n(.*?)^```", (ROOT / page).read_text(), re.S | re.M)
+]
 FACADE = ("chain_report", "bound_report", "optimal_weights", "aggregation_limit", "simulate")
 
 
-def test_the_readme_shows_the_five_facade_calls():
+def test_the_readme_shows_a_facade_call():
+    (first, *_) = re.findall(
+        r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M
+    )
+    assert any(f"fltheory.{name}(" in first for name in FACADE)
+
+
+def test_the_pages_show_the_five_facade_calls():
     text = "".join(BLOCKS)
     assert len(BLOCKS) >= 5
     assert [name for name in FACADE if f"fltheory.{name}(" not in text] == []

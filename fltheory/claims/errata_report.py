@@ -3,7 +3,8 @@
 For one paper, from a ``fltheory check --json`` object: each finding (errors first, results
 before proof steps, then typos and version differences) with its quote, reading, class and
 severity, the moderate witness in the paper's quantities with both sides evaluated, the failure
-boundary, the intended form that holds (typos) and the path of its verification script; then the
+boundary, the intended form that holds (typos), the claim's notes (why it fails, which reading was
+implemented, what was checked against what) and the path of its verification script; then the
 refutations of unintended readings (not findings), the statements checked and found to hold with
 the search effort, and those that could not be made executable.
 
@@ -28,7 +29,8 @@ from fltheory.papers import PAPER_TABLE
 @dataclass
 class Block:
     """One piece of the report: a heading (``h1``–``h3``), a paragraph (``p``), a list (``ul``),
-    a table (``table``: first row the header) or preformatted text (``pre``)."""
+    a table (``table``: first row the header), preformatted text (``pre``) or a claim's notes
+    (``notes``: plain text, no inline markup, shown after a bold "Notes.")."""
 
     kind: str
     text: str = ""
@@ -88,6 +90,8 @@ def _finding_blocks(v: dict[str, Any], scripts: str) -> list[Block]:
         blocks.append(Block("p", f"**Does the result survive?** {_flat(finding['survives'])}"))
     if finding.get("intended"):
         blocks.append(Block("p", f"**Intended form (holds).** `{finding['intended']}`"))
+    if v.get("notes"):
+        blocks.append(Block("notes", _flat(v["notes"])))
     moderate = v.get("moderate_witness") or {}
     if moderate.get("paper"):
         blocks.append(
@@ -239,6 +243,8 @@ def render_markdown(blocks: list[Block]) -> str:
             out += [b.text, ""]
         elif b.kind == "quote":
             out += ["> " + b.text, ""]
+        elif b.kind == "notes":
+            out += [f"**Notes.** {b.text}", ""]
         elif b.kind == "pre":
             out += ["```text", b.text, "```", ""]
         elif b.kind == "ul":
@@ -284,6 +290,8 @@ def render_html(blocks: list[Block], title: str) -> str:
             body.append(f"<p>{_html_inline(b.text)}</p>")
         elif b.kind == "quote":
             body.append(f"<blockquote>{html.escape(b.text)}</blockquote>")
+        elif b.kind == "notes":  # the notes' own * and ` are symbols (w*, F_B*), not markup
+            body.append(f"<p><strong>Notes.</strong> {html.escape(b.text)}</p>")
         elif b.kind == "pre":
             body.append(f"<pre>{html.escape(b.text)}</pre>")
         elif b.kind == "ul":

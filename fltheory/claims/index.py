@@ -1,6 +1,7 @@
 """``docs/claims.md``: every registered claim by paper — id, statement, place in the paper, the
 verdict of the stored ``fltheory check`` run (``docs/check_results.json``) and the module that
-defines it.
+defines it — followed by each claim's notes (why it holds or fails, which reading of the paper
+was implemented).
 
 Regenerate after adding or changing a claim, or after storing a new check run (a test fails
 while the page is out of date)::
@@ -30,7 +31,9 @@ fails when this page is out of date). Each claim is one checkable statement of a
 reading implemented and the witnesses in the paper's quantities, and `fltheory check --list`
 lists them in the terminal. A verdict is that of the stored run (`holds`: no counterexample
 within the budget; `refuted`: a counterexample confirmed exactly; `not executable`: a statement
-with no margin, with the reason); `—` marks a claim registered after that run.
+with no margin, with the reason); `—` marks a claim registered after that run. Under each
+paper's table, the notes of its claims say why each holds or fails and which reading of the
+paper was implemented (`fltheory check ID --notes` prints them in the terminal).
 """
 
 
@@ -95,9 +98,20 @@ def module_path(module: str | None) -> str:
     return "—" if module is None else module.replace(".", "/") + ".py"
 
 
+def notes_markdown(claims: list[Claim]) -> list[str]:
+    """The notes of ``claims`` as a Markdown list, one item per claim that has notes.
+
+    >>> from fltheory.claims import Claim, Source
+    >>> notes_markdown([Claim("fedar:x", Source("fedar", "§1", "x"), "s", reason="prose",
+    ...                       notes="Read   as printed.")])
+    ['- `fedar:x` — Read as printed.']
+    """
+    return [f"- `{c.id}` — {' '.join(c.notes.split())}" for c in claims if c.notes.strip()]
+
+
 def claims_markdown(verdicts: dict[str, str] | None = None) -> str:
     """The page: per paper (the order of :data:`~fltheory.papers.PAPER_TABLE`), a table of its
-    claims sorted by id; ``verdicts`` default to :func:`stored_verdicts`."""
+    claims sorted by id, then their notes; ``verdicts`` default to :func:`stored_verdicts`."""
     verdicts = stored_verdicts() if verdicts is None else verdicts
     parts = [HEADER]
     for paper in PAPER_TABLE.values():
@@ -117,6 +131,9 @@ def claims_markdown(verdicts: dict[str, str] | None = None) -> str:
             cells = (f"`{c.id}`", c.statement, _location(c), _verdict(c, verdicts), f"`{module}`")
             parts.append("| " + " | ".join(_cell(x) for x in cells) + " |")
         parts.append("")
+        notes = notes_markdown(claims)
+        if notes:
+            parts += [f"### Notes on the claims of {paper.short}", "", *notes, ""]
     return "\n".join(parts)
 
 

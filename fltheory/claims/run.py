@@ -2,7 +2,8 @@
 
 :func:`check` returns a :class:`CheckReport` — one :class:`~fltheory.claims.falsifier.Verdict`
 per claim and a summary — which the CLI prints as a table or as one JSON object, and which
-:mod:`fltheory.claims.errata` turns into the README's table of findings.
+:mod:`fltheory.claims.errata` turns into the findings (``docs/findings.md``, the README's
+summary, ``docs/errata/``).
 """
 
 import time

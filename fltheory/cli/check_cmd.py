@@ -3,8 +3,10 @@
 ``fltheory check --list`` lists the registered claims; ``fltheory check [ID ...] [--paper P]``
 runs the falsifier (:mod:`fltheory.claims.falsifier`) on each and prints ID, location, verdict,
 the finding's class, worst margin and evaluations — or, with ``--json``, one object
-``{"claims": [...], "summary": {...}}``. ``--explain`` prints, per claim, its reading and
-finding and the witnesses in the paper's own quantities with both sides evaluated. ``--out DIR``
+``{"claims": [...], "summary": {...}}`` in which every claim carries its ``notes`` (why it holds
+or fails, which reading of the paper was implemented). ``--notes`` prints those notes under the
+table; ``--explain`` prints, per claim, its reading, finding and notes and the witnesses in the
+paper's own quantities with both sides evaluated. ``--out DIR``
 also writes ``check.json`` and ``check.csv`` atomically with a manifest and provenance;
 ``--paper P --report DIR`` writes the paper's errata report (Markdown, HTML, verification
 scripts).
@@ -54,7 +56,38 @@ def _select(ids: list[str] | None, paper: str | None) -> list["Claim"]:
     return CLAIMS.select(ids or None, paper=paper)
 
 
-def _list(json_out: bool, claims: list["Claim"]) -> None:
+def notes_text(claim: "Claim") -> str:
+    """A claim's notes on one line (why it holds or fails, which reading was implemented).
+
+    >>> from fltheory.claims import Claim, Source
+    >>> notes_text(Claim("fedar:x", Source("fedar", "§1", "x"), "s", reason="prose",
+    ...                  notes="Read as   printed."))
+    'Read as printed.'
+    """
+    return " ".join(claim.notes.split())
+
+
+def _with_notes(report: dict[str, Any], claims: list["Claim"]) -> None:
+    """Give every record of ``report`` its claim's notes (the falsifier leaves them out of a
+    statement it does not search: a not-executable one)."""
+    by_id = {c.id: c for c in claims}
+    for v in report["claims"]:
+        if v["id"] in by_id:
+            v["notes"] = notes_text(by_id[v["id"]])
+
+
+def _print_notes(rows: list[tuple[str, str]]) -> None:
+    """Under a table: each claim's notes, one paragraph per claim, wrapped at the terminal's
+    width between words (prose, unlike the derivations of ``--explain``)."""
+    out = console()
+    shown = [(cid, notes) for cid, notes in rows if notes]
+    prose: dict[str, Any] = {"highlight": False, "markup": False}
+    out.print(f"Notes ({len(shown)} of {len(rows)} claims have notes):", **prose)
+    for cid, notes in shown:
+        out.print(f"\n{cid}: {notes}", **prose)
+
+
+def _list(json_out: bool, claims: list["Claim"], notes: bool = False) -> None:
     from fltheory.claims.claim import CLAIMS
 
     if json_out:
@@ -68,6 +101,7 @@ def _list(json_out: bool, claims: list["Claim"]) -> None:
                         "executable": c.executable,
                         "expected": c.expected,
                         "reason": c.reason or None,
+                        "notes": notes_text(c),
                         "module": CLAIMS.origin(c.id),
                     }
                     for c in claims
@@ -96,6 +130,8 @@ def _list(json_out: bool, claims: list["Claim"]) -> None:
             for c in claims
         ],
     )
+    if notes:
+        _print_notes([(c.id, notes_text(c)) for c in claims])
 
 
 def _margin(value: float | None) -> str:
@@ -135,6 +171,8 @@ def _explain(report: dict[str, Any]) -> None:
             )
         if v["verdict"] == "not_executable":
             out.print(f"  why not executable: {v['message']}", **PLAIN)
+        if v.get("notes"):
+            out.print(f"  notes: {v['notes']}", **PLAIN)
         moderate = v.get("moderate_witness") or {}
         sections = []
         if moderate.get("paper"):
@@ -170,7 +208,7 @@ def _explain(report: dict[str, Any]) -> None:
         out.print("")
 
 
-def _print(report: dict[str, Any]) -> None:
+def _print(report: dict[str, Any], notes: bool = False) -> None:
     styles = {"refuted": "bold red", "error": "bold magenta", "holds": "green"}
     rows = []
     for v in report["claims"]:
@@ -223,6 +261,10 @@ def _print(report: dict[str, Any]) -> None:
             "finding: error (result/step), typo, version — about the paper; literal — an "
             "unintended reading, not a finding. --explain shows the witnesses in the paper's terms."
         )
+    if notes:
+        _print_notes([(v["id"], v.get("notes") or "") for v in report["claims"]])
+    elif any(v.get("notes") for v in report["claims"]):
+        out.print("--notes prints why each claim holds or fails and the reading implemented.")
 
 
 def _write(out_dir: Path, report: dict[str, Any], overwrite: bool) -> list[Path]:
@@ -329,16 +371,26 @@ def check_command(
             "verification scripts) into this folder.",
         ),
     ] = None,
+    notes: Annotated[
+        bool,
+        typer.Option(
+            "--notes",
+            help="Print each claim's notes under the table: why it holds or fails, which "
+            "reading of the paper was implemented.",
+        ),
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Search each claim of the papers (or your own, with --plugin MODULE) for a counterexample:
     refuted (with the finding's class), holds, inconclusive, or error."""
     from fltheory.claims.claim import PAPERS
 
+    if notes and json_out:
+        raise InputError("--notes prints text; --json already carries every claim's notes")
     if list_only:
         if ids:
             raise InputError("--list takes no claim ids")
-        _list(json_out, _select(None, paper))
+        _list(json_out, _select(None, paper), notes)
         return
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise InputError(f"--budget must lie in 1..{MAX_BUDGET:.0e} evaluations, got {budget}")
@@ -379,6 +431,7 @@ def check_command(
         tick = None if rows is None else rows.row("claims")  # described by the claim checked
         result = check(claims, budget=chosen_budget, seconds=seconds, seed=seed, progress=tick)
     report = result.to_dict()
+    _with_notes(report, claims)
     files: list[Path] = []
     if out is not None:
         files += _write(out, report, overwrite)
@@ -392,6 +445,6 @@ def check_command(
     elif explain:
         _explain(report)
     else:
-        _print(report)
+        _print(report, notes)
     if report_dir is not None and not json_out:
         console().print(f"errata report: {report_dir / 'report.html'}")

@@ -28,6 +28,11 @@ def _verify_square(x):
     return {"lhs": x * x, "rhs": x, "holds": x * x >= x}
 
 
+#: The planted claims' notes (a line break and runs of spaces, as paper modules write them).
+FALSE_NOTES = "Read as printed:\n    x² ≥ x fails between 0 and 1."
+PROSE_NOTES = "No margin: the remark   names no quantity."
+
+
 @pytest.fixture
 def planted(monkeypatch):
     reg = ClaimRegistry(package=None)
@@ -53,10 +58,11 @@ def planted(monkeypatch):
             finding=Finding("error", "fails on (0, 1)", severity="result"),
             explain=_explain_square,
             verify=_verify_square,
+            notes=FALSE_NOTES,
         )
     )
     reg.add(Claim("fedpbc:prose", Source("fedpbc", "§3", "Remark 9"), "FL helps",
-                  reason="a remark in prose"))  # fmt: skip
+                  reason="a remark in prose", notes=PROSE_NOTES))  # fmt: skip
     monkeypatch.setattr(claim_module, "CLAIMS", reg)
     return reg
 
@@ -115,6 +121,7 @@ def test_out_writes_results_with_a_manifest(planted, tmp_path, capsys):
         (["check", "--seconds", "nan"], "--seconds must be a number of seconds in (0, 86400]"),
         (["check", "--report", "r"], "--report writes one paper's errata report: give --paper"),
         (["check", "--explain", "--json"], "--explain prints text"),
+        (["check", "--notes", "--json"], "--notes prints text"),
         (["check", "--list", "fedar:true"], "--list takes no claim ids"),
     ],
 )
@@ -163,3 +170,36 @@ def test_report_writes_the_papers_errata_and_scripts(planted, tmp_path, capsys):
         exec((out / "scripts" / "false.py").read_text(), namespace)
     assert done.value.code == 0  # the script reproduces the failure
     assert main(argv) == 2  # a complete report is not replaced without --overwrite
+
+
+def test_json_carries_every_claims_notes(planted, capsys):
+    """Executable or not, every record has its claim's notes, on one line."""
+    assert main(["check", "--json", "--paper", "fedpbc", "--budget", "100"]) == 0
+    notes = {c["id"]: c["notes"] for c in json.loads(capsys.readouterr().out)["claims"]}
+    assert notes == {
+        "fedpbc:false": "Read as printed: x² ≥ x fails between 0 and 1.",
+        "fedpbc:prose": "No margin: the remark names no quantity.",
+    }
+
+
+def test_list_json_carries_the_notes(planted, capsys):
+    assert main(["check", "--list", "--json"]) == 0
+    notes = {c["id"]: c["notes"] for c in json.loads(capsys.readouterr().out)["claims"]}
+    assert notes["fedpbc:false"].startswith("Read as printed:") and notes["fedar:true"] == ""
+
+
+def test_the_table_prints_the_notes_only_with_notes(planted, capsys):
+    assert main(["check", "--paper", "fedpbc", "--budget", "100"]) == 0
+    plain = capsys.readouterr().out
+    assert "fails between 0 and 1" not in plain and "--notes prints" in plain
+    assert main(["check", "--paper", "fedpbc", "--budget", "100", "--notes"]) == 0
+    out = capsys.readouterr().out
+    assert "fedpbc:false: Read as printed: x² ≥ x fails between 0 and 1." in out
+    assert "fedpbc:prose: No margin: the remark names no quantity." in out
+    assert main(["check", "--list", "--notes"]) == 0
+    assert "fedpbc:prose: No margin: the remark names no quantity." in capsys.readouterr().out
+
+
+def test_explain_prints_the_notes(planted, capsys):
+    assert main(["check", "fedpbc:false", "--explain", "--budget", "100"]) == 0
+    assert "  notes: Read as printed: x² ≥ x fails between 0 and 1." in capsys.readouterr().out

@@ -1,4 +1,5 @@
-"""The README's findings and docs/errata/ are the ones generated from docs/check_results.json,
+"""The README's findings in brief, docs/findings.md and docs/errata/ are the ones generated from
+docs/check_results.json,
 and that file is the output of a run over the registry as it is now: every registered claim
 appears in it with the verdict its search is expected to reach, and every refutation carries its
 classified finding (regenerate with paper_checks/run_all.py)."""
@@ -9,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.errata import END, START, errata_files, errata_table
+from fltheory.claims.errata import (
+    END,
+    FINDINGS_PAGE,
+    START,
+    errata_files,
+    findings_page,
+    findings_summary,
+    main,
+)
 from fltheory.claims.finding import ERRATA_CLASSES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,8 +32,45 @@ def _readme_block() -> str:
     return readme.split(START, 1)[1].split(END, 1)[0]
 
 
-def test_readme_table_is_generated():
-    assert _readme_block().strip() == errata_table(RESULTS).strip(), f"README errata {STALE}"
+def _page() -> str:
+    return (ROOT / FINDINGS_PAGE).read_text()
+
+
+def test_readme_summary_is_generated():
+    assert _readme_block().strip() == findings_summary(RESULTS).strip(), f"README errata {STALE}"
+
+
+def test_findings_page_is_generated():
+    assert _page() == findings_page(RESULTS), f"{FINDINGS_PAGE} {STALE}"
+
+
+def test_the_readme_summary_counts_and_links():
+    block = _readme_block()
+    errors = [r for r in REFUTED if (r["finding"]["class"], r["finding"].get("severity")) == (
+        "error", "result")]  # fmt: skip
+    assert errors and all(f"- `{r['id']}` — " in block for r in errors)
+    meaning = "a result's conclusion fails under the paper's own hypotheses"
+    assert f"| error (result) | {meaning} | {len(errors)} |" in block
+    assert f"[{FINDINGS_PAGE}]({FINDINGS_PAGE})" in block
+
+
+def test_every_refuted_claims_notes_are_on_the_findings_page():
+    page = _page()
+    for record in REFUTED:
+        assert record["notes"], record["id"]
+        assert f"- `{record['id']}` — {' '.join(record['notes'].split())}" in page, record["id"]
+
+
+def test_the_generator_writes_the_readme_the_page_and_the_errata(tmp_path):
+    """``python -m fltheory.claims.errata`` (as paper_checks/run_all.py does) writes all three."""
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{START}\nold\n{END}\n\nrest\n")
+    page, errata = tmp_path / "findings.md", tmp_path / "errata"
+    argv = [str(ROOT / "docs" / "check_results.json"), str(readme), str(errata), str(page)]
+    assert main(argv) == 0
+    assert readme.read_text() == f"# x\n\n{START}\n{findings_summary(RESULTS)}\n{END}\n\nrest\n"
+    assert page.read_text() == findings_page(RESULTS)
+    assert (errata / "fedar" / "report.md").is_file()
 
 
 def test_docs_errata_are_generated():
@@ -62,7 +108,7 @@ def test_recorded_verdicts_are_the_expected_ones():
 def test_every_refutation_is_classified_and_listed(record):
     finding = record.get("finding")
     assert finding and finding["class"], f"{record['id']}: refuted without a finding"
-    assert f"`{record['id']}`" in _readme_block()
+    assert f"| `{record['id']}` |" in _page() or f"- `{record['id']}` — " in _page()
 
 
 @pytest.mark.parametrize(
@@ -80,8 +126,7 @@ def test_an_erratum_has_a_moderate_witness_in_the_papers_quantities(record):
 
 
 def test_no_literal_reading_is_in_the_errata_sections():
-    block = _readme_block()
-    errata_part = block.split("**Not findings about the papers**", 1)[0]
+    errata_part = _page().split("**Not findings about the papers**", 1)[0]
     for record in REFUTED:
         if (record.get("finding") or {}).get("class") == "literal":
             assert f"`{record['id']}`" not in errata_part, record["id"]

@@ -135,7 +135,8 @@ def test_the_readme_example_is_the_shipped_one_and_runs():
 
     root = Path(__file__).resolve().parents[2]
     example = root / "examples" / "flower_cafed.py"
-    blocks = re.findall(r"^```py\n(.*?)^```", (root / "README.md").read_text(), re.S | re.M)
+    page = (root / "docs" / "flower.md").read_text()
+    blocks = re.findall(r"^```py\n(.*?)^```", page, re.S | re.M)
     assert example.read_text() in blocks
     run = subprocess.run(
         [sys.executable, str(example)], capture_output=True, text=True, timeout=600, cwd=root
