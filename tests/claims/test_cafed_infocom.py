@@ -56,7 +56,7 @@ def test_appd_convexity_hand_value():
     # n = 1, a = π = 1, B = 1: f(q) = q/2 + 1/q; f(1) = 1.5, f(3) = 11/6, f(2) = 1.5: gap 1/6
     inst = dict(n=1, a=A([1.0]), pi=A([1.0]), q1=A([1.0]), q2=A([3.0]), B=1.0, zeta=0.5)
     gap_q, gap_ys, _ = __import__(
-        "fltheory.claims.papers.cafed_infocom.cafed_infocom", fromlist=["_appd_gaps"]
+        "fltheory.claims.papers.cafed_infocom.app_d_convexity", fromlist=["_appd_gaps"]
     )._appd_gaps(inst, Fraction)
     assert gap_q == Fraction(1, 6) / (Fraction(3, 4) + Fraction(11, 12) + Fraction(3, 2))
     assert gap_ys >= 0

@@ -1,4 +1,4 @@
-"""FedAR paper claims (fltheory/claims/papers/fedar/fedar.py, fedar_theorems.py): hand traces, the
+"""FedAR paper claims (fltheory/claims/papers/fedar/): hand traces, the
 limit of FedAR against the simulator, the paper's rule under bounded staleness and an exact
 constant-step computation, the noise formula of Remark 1's reading, and Table 3's arithmetic
 (every claim's verdict: test_expected_verdicts.py)."""
@@ -11,8 +11,10 @@ import pytest
 import torch
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers.fedar import fedar as F
-from fltheory.claims.papers.fedar import fedar_theorems as FT
+from fltheory.claims.papers.fedar import _limits as FL
+from fltheory.claims.papers.fedar import s4_rules as F
+from fltheory.claims.papers.fedar import s5_1_theorem1 as FT
+from fltheory.claims.papers.fedar import s6_2_experiments as FE
 from fltheory.rng import generator
 from fltheory.sim import algorithms as algs
 from fltheory.sim.availability import BernoulliLinks
@@ -90,20 +92,20 @@ def test_eq6_hand_values():
 
 
 def test_staleness_weights_by_hand_mp_and_monte_carlo():
-    assert FT.staleness_weight(0.1, 1.0) == pytest.approx(1.9)  # 0.1·1 + 0.9·2
-    assert FT.staleness_weight(0.1, 0.1) == pytest.approx(1.2109097393, rel=1e-9)
-    assert float(FT.staleness_weight_mp(Fraction(1, 10), Fraction(1, 10))) == pytest.approx(
-        FT.staleness_weight(0.1, 0.1), rel=1e-13
+    assert FL.staleness_weight(0.1, 1.0) == pytest.approx(1.9)  # 0.1·1 + 0.9·2
+    assert FL.staleness_weight(0.1, 0.1) == pytest.approx(1.2109097393, rel=1e-9)
+    assert float(FL.staleness_weight_mp(Fraction(1, 10), Fraction(1, 10))) == pytest.approx(
+        FL.staleness_weight(0.1, 0.1), rel=1e-13
     )
-    assert FT.staleness_weight(0.3, 0.0) == 1.0 and FT.staleness_weight(1.0, 0.7) == 1.0
+    assert FL.staleness_weight(0.3, 0.0) == 1.0 and FL.staleness_weight(1.0, 0.7) == 1.0
     tau = generator(0, "tests/fedar-tau").geometric(0.2, size=200_000) - 1  # P(τ=k) = a(1−a)^k
     mc = np.minimum((tau + 1.0) ** 0.5, 2.0).mean()
-    assert FT.staleness_weight(0.2, 0.5) == pytest.approx(mc, abs=5e-3)
+    assert FL.staleness_weight(0.2, 0.5) == pytest.approx(mc, abs=5e-3)
     # bounded staleness: P(τ = k) ∝ (1 − a)^k, k ≤ v. a = ½, v = 2, p = 1: (1 + ½·2 + ¼·2)/(7/4)
-    assert FT.staleness_weight(0.5, 1.0, 2) == pytest.approx(10 / 7, rel=1e-15)
-    assert FT.staleness_weight_mp(Fraction(1, 2), Fraction(1), 2) == pytest.approx(10 / 7)
-    assert FT.staleness_weight(0.0, 1.0, 1) == 1.5  # every other round: ψ = 1, 2
-    assert FT.staleness_weight(1.0, 1.0, 5) == 1.0
+    assert FL.staleness_weight(0.5, 1.0, 2) == pytest.approx(10 / 7, rel=1e-15)
+    assert FL.staleness_weight_mp(Fraction(1, 2), Fraction(1), 2) == pytest.approx(10 / 7)
+    assert FL.staleness_weight(0.0, 1.0, 1) == 1.5  # every other round: ψ = 1, 2
+    assert FL.staleness_weight(1.0, 1.0, 5) == 1.0
 
 
 def _bounded_trace(a, v, rounds, rng):
@@ -175,7 +177,7 @@ def _fedar_sim(p_exponent, rounds=3000, alg=None):
 def test_simulator_fedar_and_mifa_converge_to_the_weighted_optima():
     # unbounded (Bernoulli) staleness: the same limit with ω from the geometric law
     for p_exp in (1.0, 0.1):
-        w_omega = 1.0 / (FT.staleness_weight(0.1, p_exp) + 1.0)
+        w_omega = 1.0 / (FL.staleness_weight(0.1, p_exp) + 1.0)
         final = _fedar_sim(p_exp)
         assert abs(final.mean() - w_omega) < 0.006, (p_exp, final.mean(), w_omega)
         assert abs(final.mean() - 0.5) > 0.04
@@ -188,7 +190,7 @@ def test_paper_rule_with_bounded_staleness_settles_at_w_omega():
     # step (local gain γ = 0.002): the time-averaged iterate is at w_ω, not at w* = ½
     rng = generator(4, "tests/fedar-bounded-run")
     a, v, u, gamma = A([0.3, 1.0]), 3, A([0.0, 1.0]), 0.002
-    omega = np.array([FT.staleness_weight(x, 0.1, v) for x in a])
+    omega = np.array([FL.staleness_weight(x, 0.1, v) for x in a])
     w_omega = float(omega @ u / omega.sum())
     trace = _bounded_trace(a, v, 30_000, rng)
     G, tau, w, acc = np.zeros(2), np.zeros(2), 0.0, []
@@ -322,8 +324,8 @@ def test_table3_arithmetic():
     # FedVARP out by 0.99·20.75² − 432.45 = −6.19, the reverse MIFA by −2.9
     assert value == (Fraction("182.55") - Fraction("13.55") ** 2) / Fraction("182.5")
     for factor, row in ((Fraction(99, 100), "FedVARP"), (Fraction(100, 99), "MIFA")):
-        _, std, var = F.TABLE3[row]
-        assert F._overlap(std, var, factor) < value
+        _, std, var = FE.TABLE3[row]
+        assert FE._overlap(std, var, factor) < value
     assert margin("table3-text", clients=100) == pytest.approx(0.4 / 40.9)
     # row by row: FedVARP's Var interval [432.45, 432.55] lies inside 100/99·[20.65², 20.75²]
     # = [430.73, 434.91]: overlap 0.1/432.5, the tightest row

@@ -11,9 +11,12 @@ import pytest
 
 from fltheory.claims import CLAIMS
 from fltheory.claims.papers.fedpbc import _common as FC
-from fltheory.claims.papers.fedpbc import fedpbc as F
-from fltheory.claims.papers.fedpbc import fedpbc_lemmas as FL
-from fltheory.claims.papers.fedpbc import fedpbc_theorem1 as FT
+from fltheory.claims.papers.fedpbc import s3_prop1 as P1
+from fltheory.claims.papers.fedpbc import s3_prop1_remarks as P1R
+from fltheory.claims.papers.fedpbc import s4_mixing as S4
+from fltheory.claims.papers.fedpbc import s5b_lemma5 as L5
+from fltheory.claims.papers.fedpbc import s5b_theorem1 as T1
+from fltheory.claims.papers.fedpbc import s6_experiments as S6
 from fltheory.errors import NumericalError
 from fltheory.limits.fedpbc import mixing_rho
 from fltheory.rng import generator
@@ -75,13 +78,13 @@ def test_prop1_printed_variance_matches_a_simulation():
         x = np.where(count > 0, (1 - gamma) * x + gamma * (active @ u) / np.maximum(count, 1), x)
         if t >= 300:
             xs.append(x.var())
-    assert np.mean(xs) == pytest.approx(F._prop1_variance(p, u, gamma), rel=0.05)
+    assert np.mean(xs) == pytest.approx(P1._prop1_variance(p, u, gamma), rel=0.05)
 
 
 def test_prop1_expectation_hand_value():
     # p = (½, 1): A = {2} or {1, 2} w.p. ½: lim = ½u₂ + ¼(u₁ + u₂) = ¾ for u = (0, 1)
-    assert F._prop1_code_limit(A([0.5, 1.0]), A([0.0, 1.0])) == pytest.approx(0.75, abs=1e-15)
-    assert F._prop1_oracle_limit(A([0.5, 1.0]), A([0.0, 1.0])) == pytest.approx(0.75, abs=1e-15)
+    assert FC.prop1_code_limit(A([0.5, 1.0]), A([0.0, 1.0])) == pytest.approx(0.75, abs=1e-15)
+    assert P1._prop1_oracle_limit(A([0.5, 1.0]), A([0.0, 1.0])) == pytest.approx(0.75, abs=1e-15)
     assert margin("prop1-expectation", m=2, p=A([0.5, 1.0]), u=A([0.0, 1.0])) > -1e-15
     assert exact("prop1-expectation", m=2, p=A([0.5, 1.0]), u=A([0.0, 1.0])) > 0
     # boundary: one client with a tiny link, and m = 20 through the deflation oracle
@@ -119,7 +122,7 @@ def test_prop1_nonuniform_counterexample_and_two_clients():
     w = fedavg_weights_exact([Fraction(1, 2), Fraction(1, 5), Fraction(1, 5)])
     assert w[1] == w[2] and sum(w) == 1  # so Σw_iu_i = −w₂ + w₃ = 0 = mean(u)
     # independently: the fixed point of E[x] by enumerating the 8 link patterns
-    assert abs(F._prop1_oracle_limit(p, A([0.0, -1.0, 1.0]))) < 1e-15
+    assert abs(P1._prop1_oracle_limit(p, A([0.0, -1.0, 1.0]))) < 1e-15
     # m = 2: |w₁ − w₂| = 8/19 for p = (½, 0.9) (w = p E[1/(1 + K)]/P(A ≠ ∅))
     assert margin("prop1-remark-nonuniform", m=2, p=A([0.5, 0.9])) == pytest.approx(
         8 / 19 - 1e-12, rel=1e-12
@@ -158,7 +161,7 @@ def test_prop1_nonuniform_weights_hand_value():
     # E[1/(1 + R)] = ⅘ + ⅕·½ = 9/10, P(A ≠ ∅) = 1 − ½·⅘·⅘ = 17/25: gap 45/34 for both pairs
     p = [Fraction(1, 2), Fraction(1, 5), Fraction(1, 5)]
     w = _weights_by_enumeration(p)
-    assert F._weight_gaps(p, w) == [Fraction(45, 34), Fraction(45, 34)]
+    assert P1R._weight_gaps(p, w) == [Fraction(45, 34), Fraction(45, 34)]
     assert margin("prop1-remark-nonuniform-weights", m=3, p=A([0.5, 0.2, 0.2])) == pytest.approx(
         45 / 34, rel=1e-12
     )
@@ -178,7 +181,7 @@ def test_prop1_far_witness():
 
 def test_mixing_w_hand_matrix():
     assert margin("mixing-w", m=3, mask=0b011) == 0.0
-    np.testing.assert_array_equal(FC._w_def(A([True, True, False])),
+    np.testing.assert_array_equal(FC.w_def(A([True, True, False])),
                                   [[0.5, 0.5, 0], [0.5, 0.5, 0], [0, 0, 1]])  # fmt: skip
     assert margin("mixing-w", m=1, mask=1) == 0.0
 
@@ -205,7 +208,7 @@ def test_lemma2_tight_two_client_case():
     inst = dict(m=2, p_odd=A([0.5, 0.5]), p_even=A([0.5, 0.5]), b1=A([1.0, -1.0]),
                 b2=A([0.0, 0.0]), t=1)  # fmt: skip
     assert abs(margin("lemma2", **inst)) < 1e-15
-    assert FL._lemma2_lhs([A([0.5, 0.5])], A([[1.0, -1.0]]), 1) == pytest.approx(1.5)
+    assert S4._lemma2_lhs([A([0.5, 0.5])], A([[1.0, -1.0]]), 1) == pytest.approx(1.5)
     inst["b1"] = A([1.0, 1.0])  # B(W − J) = 0 on every pattern
     assert margin("lemma2", **inst) == 1.0
 
@@ -214,7 +217,7 @@ def test_lemma2_recursion_agrees_with_the_testing_helper():
     p = A([0.2, 0.7, 0.9])
     B = generator(4, "tests/lemma2").normal(size=(2, 3))
     for t in (1, 3):
-        assert FL._lemma2_lhs([p], B, t) == pytest.approx(lemma2_exact(p, B, t), rel=1e-12)
+        assert S4._lemma2_lhs([p], B, t) == pytest.approx(lemma2_exact(p, B, t), rel=1e-12)
 
 
 # --- Section V ------------------------------------------------------------------------------
@@ -284,12 +287,12 @@ def test_lemma5_generic_and_full_participation():
 
 def test_lemma5_moments_against_monte_carlo():
     p, u, a, noise2, T = A([0.3, 0.8]), A([0.0, 1.0]), 0.6, 0.25, 6
-    cons, grad = FL._lemma5_moments(p, u, 0.5, a, noise2, T)
+    cons, grad = L5._lemma5_moments(p, u, 0.5, a, noise2, T)
     rng = generator(5, "tests/lemma5")
     runs = 40000
     x = np.full((runs, 2), 0.5)
     mc_cons, mc_grad = [], []
-    Ws = FL._w_stack(2)
+    Ws = FC.w_stack(2)
     for _ in range(T):
         mc_cons.append(np.mean(np.sum((x - x.mean(1, keepdims=True)) ** 2, 1)))
         mc_grad.append(np.mean((x.mean(1) - u.mean()) ** 2))
@@ -327,7 +330,7 @@ def test_thm1_lhs_closed_form_against_direct_summation():
     for _ in range(q["T"]):
         total += q["h"] ** 2 * dev2
         dev2 = a * a * dev2 + (1 - a) ** 2 * q["sigma2"] / (q["m"] * q["h"] ** 2)
-    assert FT._thm1_lhs(q) == pytest.approx(total / q["T"], rel=1e-10)
+    assert T1._thm1_lhs(q) == pytest.approx(total / q["T"], rel=1e-10)
 
 
 def test_thm1_c0_one_and_rate():
@@ -339,8 +342,8 @@ def test_thm1_c0_one_and_rate():
 
 def test_thm1_stepsize_inventory_instance():
     inst = dict(s=27, L=0.263694, rho=0.0038018, beta=0.038707)
-    t1 = FT._thm1_eta_max(27, 0.263694, 0.0038018, 0.038707**2)
-    l5 = FL._lemma5_eta_max(27, 0.263694, 0.0038018)
+    t1 = FC.thm1_eta_max(27, 0.263694, 0.0038018, 0.038707**2)
+    l5 = L5._lemma5_eta_max(27, 0.263694, 0.0038018)
     assert t1 == pytest.approx(0.0096216, rel=1e-4) and l5 == pytest.approx(0.0093298, rel=1e-4)
     assert margin("thm1-stepsize", **inst) == pytest.approx((l5 - t1) / t1, rel=1e-6)
     assert float(exact("thm1-stepsize", **inst)) == pytest.approx((l5 - t1) / t1, rel=1e-6)
@@ -419,12 +422,12 @@ def test_fig2_ps_hand_counterexample():
 def test_remark1_bias_and_a_monte_carlo_of_the_active_only_dynamics():
     inst = dict(half=2, p0=0.2, p1=0.9, eta=0.3, s=2, seed=1)
     assert margin("remark1-local-compute", **inst) > 0.01
-    p, u = F._two_groups(inst)
+    p, u = S6._two_groups(inst)
     gamma = 1 - (1 - 0.3) ** 2
-    lim = F._remark1_limit(p, u, gamma)
+    lim = S6._remark1_limit(p, u, gamma)
     rng = generator(6, "tests/remark1")
     runs, X, acc = 4000, np.zeros((4000, 4)), []
-    Ws = FL._w_stack(4)
+    Ws = FC.w_stack(4)
     for t in range(400):
         active = rng.random((runs, 4)) < p
         Y = np.where(active, (1 - gamma) * X + gamma * u, X)
