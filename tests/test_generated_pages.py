@@ -74,15 +74,22 @@ def test_the_listings_name_the_module(capsys):
     assert main(["check", "--list", "--json", "--paper", "fedar"]) == 0
     listed = json.loads(capsys.readouterr().out)["claims"]
     assert {c["module"] for c in listed} == {
-        "fltheory.claims.papers.fedar.fedar",
-        "fltheory.claims.papers.fedar.fedar_theorems",
+        f"fltheory.claims.papers.fedar.{module}"
+        for module in (
+            "s2_table1",
+            "s3_2_motivation",
+            "s4_rules",
+            "s5_1_theorem1",
+            "s5_2_theorem2",
+            "s6_2_experiments",
+        )
     }
     assert main(["reproduce", "--list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["experiments"]
     by_id = {r["id"]: r["module"] for r in rows}
     assert by_id["cafed:fig2a"] == "fltheory.experiments.catalog.cafed_fig2"
     assert main(["check", "--list", "--paper", "fedar"]) == 0
-    assert "papers/fedar/fedar_theorems.py" in capsys.readouterr().out
+    assert "papers/fedar/s5_1_theorem1.py" in capsys.readouterr().out
 
 
 def test_every_claims_notes_are_on_the_claims_page():

@@ -90,10 +90,10 @@ def section_prefix(section: str) -> str:
 
 
 def module_path(module: str | None) -> str:
-    """``fltheory.claims.papers.fedar.fedar`` → ``fltheory/claims/papers/fedar/fedar.py``.
+    """``fltheory.claims.papers.fedar.s4_rules`` → ``fltheory/claims/papers/fedar/s4_rules.py``.
 
-    >>> module_path("fltheory.claims.papers.fedar.fedar")
-    'fltheory/claims/papers/fedar/fedar.py'
+    >>> module_path("fltheory.claims.papers.fedar.s4_rules")
+    'fltheory/claims/papers/fedar/s4_rules.py'
     """
     return "—" if module is None else module.replace(".", "/") + ".py"
 

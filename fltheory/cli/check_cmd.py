@@ -37,7 +37,7 @@ OUT_FILES = ("check.json", "check.csv")
 
 
 def _module_file(module: str | None) -> str:
-    """``fltheory.claims.papers.fedar.fedar`` → ``papers/fedar/fedar.py`` (in fltheory/claims/)."""
+    """``fltheory.claims.papers.fedar.s4_rules`` → ``papers/fedar/s4_rules.py``."""
     if module is None:
         return "—"
     return module.removeprefix("fltheory.claims.").replace(".", "/") + ".py"
