@@ -1,6 +1,6 @@
-"""The CA-Fed bound claims of fltheory.claims.papers.cafed.cafed_bounds (eq. 4, eq. 9, Theorems 1
-and 3, §III-C): margins at hand-checked instances (every claim's verdict:
-test_expected_verdicts.py).
+"""The CA-Fed bound claims (fltheory.claims.papers.cafed: s2_model, s3a_gamma, s3b_theorem1,
+s3c_bounds — eq. 4, eq. 9, Theorems 1 and 3, §III-C): margins at hand-checked instances (every
+claim's verdict: test_expected_verdicts.py).
 
 Hand instance (the eq. 10 counterexample): F₁ = ½w², F₂ = ½(w − 2)², α = (½, ½), π = (1, 1),
 q = (9/10, 1/10), so p = q, w* = 1, w_B* = 1/5, κ = 1, and the point w = 1/10. By hand:
@@ -16,10 +16,16 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
-from fltheory.claims.papers.cafed import cafed_bounds as cb
+from fltheory.claims.papers.cafed import s2_model, s3b_theorem1
 
-IDS = sorted(c.id for c in CLAIMS if c.margin is not None and c.margin.__module__ == cb.__name__)
-HAND = cb._EQ10_COUNTEREXAMPLE
+#: The modules the bound claims were split into (issue 25), from the former cafed_bounds.py.
+MODULES = ("s2_model", "s3a_gamma", "s3b_theorem1", "s3c_bounds")
+IDS = sorted(
+    c.id
+    for c in CLAIMS
+    if c.margin is not None and CLAIMS.origin(c.id).rsplit(".", 1)[1] in MODULES
+)
+HAND = s3b_theorem1.EQ10_COUNTEREXAMPLE
 
 
 def margin(claim_id: str, inst: dict) -> float:
@@ -135,7 +141,7 @@ def test_divergence_margin_follows_the_library(monkeypatch):
 
 # --- eq. 4 -----------------------------------------------------------------------------------
 def chain_instance(raw: list[float], q: float = 1.0) -> dict:
-    return {"N": 1, "P": np.array(raw + [1.0] * (cb._EQ4_RAW - 4)), "q": np.array([q])}
+    return {"N": 1, "P": np.array(raw + [1.0] * (s2_model.EQ4_RAW - 4)), "q": np.array([q])}
 
 
 def test_eq4_pi_of_a_two_state_chain(monkeypatch):

@@ -1,7 +1,8 @@
-"""The CA-Fed weight/optimisation claims (fltheory/claims/papers/cafed/cafed_weights.py): margins at
-hand-checkable instances against independent computations (Fractions, 1-D mpmath minimisation,
-closed sums), the findings' classes, their moderate witnesses in the paper's quantities and the
-standalone verify functions (every claim's verdict: test_expected_verdicts.py)."""
+"""The CA-Fed weight/optimisation claims (the section modules of fltheory.claims.papers.cafed
+listed in MODULES): margins at hand-checkable instances against independent computations
+(Fractions, 1-D mpmath minimisation, closed sums), the findings' classes, their moderate
+witnesses in the paper's quantities and the standalone verify functions (every claim's verdict:
+test_expected_verdicts.py)."""
 
 import itertools
 import math
@@ -12,9 +13,30 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS, falsify
-from fltheory.claims.papers.cafed import cafed_weights as W
+from fltheory.claims.papers.cafed import app_d_prop2, app_e2_duality, s4c_kappa
 
-CLAIM_IDS = [c.id for c in CLAIMS if c.margin is not None and c.margin.__module__ == W.__name__]
+#: The modules the weight claims were split into (issue 25), from the former cafed_weights.py.
+MODULES = (
+    "app_d_prop1",
+    "app_d_prop2",
+    "app_e1_convex",
+    "app_e_eq211",
+    "app_e2_kkt",
+    "app_e2_duality",
+    "app_e2_monotone",
+    "app_e3_closed_form",
+    "app_h1_cost",
+    "s3c_problem14",
+    "s3d_guideline_a",
+    "s3e_guideline_c",
+    "s4c_kappa",
+    "s5b_fig1",
+)
+CLAIM_IDS = [
+    c.id
+    for c in CLAIMS
+    if c.margin is not None and CLAIMS.origin(c.id).rsplit(".", 1)[1] in MODULES
+]
 
 
 def chi2(alpha, pi, q):
@@ -83,7 +105,7 @@ def test_prop1_witness_fails_for_uniform_alpha_only():
 
 
 def test_prop2_counterexample_of_the_inventory():
-    inst = W.PROP2_COUNTEREXAMPLE
+    inst = app_d_prop2.PROP2_COUNTEREXAMPLE
     pi, alpha = [F(1), F(1, 10), F(1, 10)], [F(2, 9), F(1, 2), F(5, 18)]
     q, q2 = [F(1, 10), F(1, 10), F(4, 5)], [F(9, 20), F(3, 20), F(2, 5)]
     mid = chi2(alpha, pi, [(a + b) / 2 for a, b in zip(q, q2, strict=False)])
@@ -513,10 +535,10 @@ def test_summands_are_quasi_convex_at_a_hand_instance():
 
 def test_dual_optimum_by_hand():
     # one client: the dual is max ι s.t. ιπQ − ½AQ² ≤ B, i.e. ι* = (½AQ² + B)/(πQ) = J* − C
-    d = W._dual_optimum(np.array([0.5]), np.array([2.0]), 3.0, 2.0, 100.0)
+    d = app_e2_duality._dual_optimum(np.array([0.5]), np.array([2.0]), 3.0, 2.0, 100.0)
     assert d == pytest.approx((0.5 * 2.0 * 4.0 + 3.0) / (0.5 * 2.0), rel=1e-12)
     # A = 0: all weight on the most available client, J* − C = B/(Q max π)
-    d = W._dual_optimum(np.array([0.5, 0.8]), np.zeros(2), 3.0, 2.0, 100.0)
+    d = app_e2_duality._dual_optimum(np.array([0.5, 0.8]), np.zeros(2), 3.0, 2.0, 100.0)
     assert d == pytest.approx(3.0 / (2.0 * 0.8), rel=1e-12)
     assert margin("cafed:appe2-strong-duality", TWO) >= -1e-9
     s_pos = {**TWO, "w1": arr(0.5, 0.5), "log_sigma": -3.0}
@@ -561,7 +583,7 @@ def test_exclusion_count_is_not_monotone_in_kappa_but_its_ends_hold():
         [-0.14, 0.34, -0.86, -0.88],
     )
     gaps = [F(28, 1000) * x / F(9, 10) for x in frd([0.9, 0.9, 0.1, 0.8])]
-    counts = [len(excluded_by_hand(alpha, pi, lam, gaps, k)) for k in W.KAPPA_GRID]
+    counts = [len(excluded_by_hand(alpha, pi, lam, gaps, k)) for k in s4c_kappa.KAPPA_GRID]
     assert any(b > a for a, b in itertools.pairwise(counts))  # a rise: not monotone
     assert margin("cafed:kappa-exclusion-monotone", COUNT) < 0
     assert exact("cafed:kappa-exclusion-monotone", COUNT) < 0

@@ -102,13 +102,41 @@ GROUPS: dict[str, Group] = {
 }
 
 
+#: CA-Fed ToN modules split into section modules (issue 25) keep the group of the module they
+#: came from: section (and support) module → group.
+SPLIT_FROM: dict[str, str] = {
+    **dict.fromkeys(
+        ("_bounds", "s2_model", "s3a_gamma", "s3b_theorem1", "s3c_bounds"), "cafed_bounds"
+    ),
+    **dict.fromkeys(
+        (
+            "_weights",
+            "app_d_prop1",
+            "app_d_prop2",
+            "app_e1_convex",
+            "app_e_eq211",
+            "app_e2_kkt",
+            "app_e2_duality",
+            "app_e2_monotone",
+            "app_e3_closed_form",
+            "s3c_problem14",
+            "s3d_guideline_a",
+            "s3e_guideline_c",
+            "s4c_kappa",
+            "s5b_fig1",
+        ),
+        "cafed_weights",
+    ),
+}
+
+
 def group_of(c: Claim) -> str:
     """The claim's paper, or for CA-Fed ToN the module defining its margin."""
     if c.paper != "cafed":
         return c.paper
     assert c.margin is not None
     module = c.margin.__module__.rsplit(".", 1)[1]
-    return {"cafed_clients": "cafed_chains", **CAFED_LEMMA_GROUPS}.get(module, module)
+    return {"cafed_clients": "cafed_chains", **SPLIT_FROM, **CAFED_LEMMA_GROUPS}.get(module, module)
 
 
 #: The CA-Fed App. B lemma and Theorem 2 modules (the module defining a claim's margin) by the

@@ -1,4 +1,5 @@
-"""Standalone verifications of the CA-Fed weight findings (:mod:`.cafed_weights`).
+"""Standalone verifications of the CA-Fed weight findings: the ``verify`` of the refuted claims
+of App. D, App. E, §III-C and §III-D (:mod:`.app_d_prop2`, :mod:`.app_e2_duality`, …).
 
 Each ``verify_*`` function recomputes both sides of one refuted statement from the paper's
 quantities (exact rationals, or 50-digit mpmath where the optimum of problem (212) is
