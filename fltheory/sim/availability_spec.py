@@ -39,7 +39,7 @@ Source = str | Path | None
 
 def availability_params(
     data: Any, source: Source = None, table: str = "availability"
-) -> tuple[Entry, Any, int | None]:
+) -> tuple[Entry[Any], Any, int | None]:
     """(registry entry, validated parameters, the table's ``n_clients`` or None) of an
     ``[availability]`` table: ``kind``, that kind's fields and, for any kind, ``n_clients``.
 

@@ -161,3 +161,8 @@ class SimFile(Strict):
     algorithms: list[dict[str, Any]] = Field(
         min_length=1, description="[[algorithms]]: name = an algorithm, its fields and options"
     )
+    local: dict[str, Any] | None = Field(
+        None,
+        description="[local]: method = a local method, its fields (absent: 'sgd', or "
+        "'torch_sgd' with a local_* key of [run] or a gradient-correcting algorithm)",
+    )

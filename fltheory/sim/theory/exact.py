@@ -155,7 +155,7 @@ def _hessians(problem: QuadraticSim) -> np.ndarray | None:
     h = np.asarray(problem.hess, dtype=float)
     if h.ndim == 2:  # diagonals
         return np.stack([np.diag(row) for row in h])
-    return 0.5 * (h + h.transpose(0, 2, 1))
+    return np.asarray(0.5 * (h + h.transpose(0, 2, 1)))
 
 
 def _obstacle(spec: AlgorithmSpec, settings: SimSettings) -> str | None:
