@@ -23,7 +23,7 @@ with ``rng = generator(seed, f"{purpose}/rep{r}")``, drawn by the pure step func
 """
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -64,6 +64,15 @@ class AvailabilityProcess(Protocol):
     def lambda2(self) -> np.ndarray | None: ...
 
     def sample(self, seed: int, reps: int, rounds: int) -> np.ndarray: ...
+
+
+@runtime_checkable
+class ChainBacked(Protocol):
+    """A process that samples a chain of :mod:`fltheory.markov` (its ``chain`` property): the
+    theory commands and the exact limits read the chain itself."""
+
+    @property
+    def chain(self) -> AvailabilityChain: ...
 
 
 def _check_counts(reps: int, rounds: int) -> None:

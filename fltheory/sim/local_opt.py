@@ -2,9 +2,11 @@
 and weight decay with persistent per-client buffers, gradient corrections (SCAFFOLD), and PyTorch's
 default initialisation of the linear models.
 
-The plain path (E minibatch steps drawn with replacement, :meth:`DataProblem.local_sgd`) is
-untouched; the engine (:mod:`fltheory.sim.engine`) runs this module's :class:`LocalRunner`
-instead only when a :class:`LocalOptimiser` option is set or the algorithm corrects gradients.
+The plain path (E minibatch steps drawn with replacement, :meth:`DataProblem.local_sgd`) is the
+local method ``sgd`` (:mod:`fltheory.sim.local.sgd`); this module's :class:`LocalRunner` (the
+engine) and :class:`ReferenceLocal` (the reference loop) are the steps of the local method
+``torch_sgd`` (:mod:`fltheory.sim.local.torch_sgd`), which a run takes when a
+:class:`LocalOptimiser` option is set or the algorithm corrects gradients.
 
 * **Epochs** (:class:`EpochPlan`): each epoch client k visits its n_k samples in a fresh random
   order (without replacement) in ⌈n_k/B⌉ minibatches, the last one partial (its loss is the mean
@@ -31,6 +33,7 @@ from fltheory.rng import generator
 from fltheory.sim import cpu_kernels
 from fltheory.sim.batches import RoundBatches
 from fltheory.sim.contract import CompiledLocal, DataBacked, SimProblem
+from fltheory.sim.models import LinearShape, Model
 
 #: Initialisations: the model's own (zeros for linear models) or PyTorch's nn.Linear default.
 INITS = ("default", "torch_default")
@@ -447,7 +450,7 @@ class ReferenceLocal:
         return x.detach()
 
 
-def torch_default_init(model: Any, n_params: int, seed: int) -> np.ndarray:
+def torch_default_init(model: Model | None, n_params: int, seed: int) -> np.ndarray:
     """w₀ as ``torch.nn.Linear``'s default: every weight and bias U(−1/√fan_in, 1/√fan_in) with
     fan_in = the number of features, from ``generator(seed, "sim/init")`` (CNNs have their own
     random start, already torch's default per layer).
@@ -457,8 +460,7 @@ def torch_default_init(model: Any, n_params: int, seed: int) -> np.ndarray:
     >>> w0.shape, bool(np.abs(w0).max() <= 0.5), bool((w0 != 0).all())
     ((15,), True, True)
     """
-    n_features = getattr(model, "n_features", None)
-    if n_features is None:
+    if not isinstance(model, LinearShape):
         raise InputError("init = 'torch_default' needs a linear model of a data problem")
-    bound = 1.0 / math.sqrt(n_features)
+    bound = 1.0 / math.sqrt(model.n_features)
     return generator(seed, "sim/init").uniform(-bound, bound, n_params)

@@ -13,10 +13,27 @@ penalty (ridge/2)·‖θ‖² (weight decay ridge on all parameters, bias includ
 so F_k(θ) = mean_i ℓ(θ; ξ_i) + (ridge/2)‖θ‖².
 """
 
+from typing import Protocol, runtime_checkable
+
+import numpy as np
 import torch
 from torch.func import grad_and_value, vmap
 
 from fltheory.errors import InputError
+
+
+@runtime_checkable
+class RandomStart(Protocol):
+    """A model with a random start of its own (CNNs: torch's default per layer)."""
+
+    def initial_params(self, seed: int) -> np.ndarray: ...
+
+
+@runtime_checkable
+class LinearShape(Protocol):
+    """A linear model on ``n_features`` inputs (softmax and logistic regression)."""
+
+    n_features: int
 
 
 class Model:

@@ -21,7 +21,7 @@ from fltheory.sim import cpu_kernels
 from fltheory.sim.batches import RoundBatches
 from fltheory.sim.budget import chunk_bytes
 from fltheory.sim.data import FederatedData
-from fltheory.sim.models import LogisticRegression, Model, SoftmaxRegression
+from fltheory.sim.models import LogisticRegression, Model, RandomStart, SoftmaxRegression
 
 #: Largest number of padded feature entries a full-batch local step may gather at once.
 MAX_FULL_BATCH_ENTRIES = 50_000_000
@@ -325,8 +325,10 @@ class DataProblem:
 
     def initial_params(self) -> np.ndarray:
         """w₀: the model's random start when it has one (CNNs), else zeros (convex models)."""
-        init = getattr(self.model, "initial_params", None)
-        return np.zeros(self.n_params) if init is None else init(self.init_seed)
+        model = self.model
+        if isinstance(model, RandomStart):
+            return model.initial_params(self.init_seed)
+        return np.zeros(self.n_params)
 
     # --- batched ---------------------------------------------------------------------------
     def _full_batch(self, clients: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

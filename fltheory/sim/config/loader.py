@@ -23,8 +23,10 @@ from fltheory.registry import Entry, Registry
 from fltheory.resources import parse_bytes
 from fltheory.sim.budget import check_config_size
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
+from fltheory.sim.contract import DataBacked
 from fltheory.sim.local.select import local_method
 from fltheory.sim.local_minima import local_minima
+from fltheory.sim.problems import DataProblem
 from fltheory.sim.registries import (
     ALGORITHMS,
     LOCAL_METHODS,
@@ -150,7 +152,7 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     problem, groups = build_problem(
         top.problem, ProblemContext(top.seed, device, dtype), source, resolved["problem"]
     )
-    if top.memory_limit is not None and hasattr(problem, "memory_limit"):
+    if top.memory_limit is not None and isinstance(problem, DataProblem):
         problem.memory_limit = parse_bytes(top.memory_limit, "memory_limit")
     n = problem.n_clients
     process, process_groups = build_availability(
@@ -161,7 +163,7 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
         settings = build_local(top.local, settings, source, resolved)
     else:
         del resolved["local"]  # (an absent table leaves the resolved config and its hash as before)
-    data_problem = getattr(problem, "data", None) is not None
+    data_problem = isinstance(problem, DataBacked)
     context = AlgorithmContext(
         n,
         settings.rounds,
