@@ -42,7 +42,7 @@ from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.contract import ChunkedUpdates, ClientScores, SimProblem
 from fltheory.sim.knowledge import Knowledge
-from fltheory.sim.local.base import EngineRound
+from fltheory.sim.local.base import EngineBatches, EngineRound
 from fltheory.sim.local.select import local_method
 from fltheory.sim.local_opt import EpochPlan
 from fltheory.sim.loss_signal import signal_losses
@@ -207,7 +207,7 @@ def run_vectorised(
     for t in range(st.t, rounds):
         w = st.w
         mask = trace[:, t]
-        idx_t: Any = None if plan is None else plan.round(t)
+        idx_t: EngineBatches = None if plan is None else plan.round(t)
         lr_t = spec.schedule.at(t)
         job = EngineRound(problem, idx_t, lr_t, settings.local_steps, st.local_buf)
         local = method.engine_round(job)
