@@ -161,8 +161,6 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     settings = top.run.settings()
     if top.local is not None:
         settings = build_local(top.local, settings, source, resolved)
-    else:
-        del resolved["local"]  # (an absent table leaves the resolved config and its hash as before)
     data_problem = isinstance(problem, DataBacked)
     context = AlgorithmContext(
         n,
