@@ -69,6 +69,7 @@ GROUPS = {
     "problem kind": "fltheory.problems",
     "availability kind": "fltheory.availability",
     "model": "fltheory.models",
+    "local method": "fltheory.local_methods",
     "claim": "fltheory.claims",
     "experiment": "fltheory.experiments",
 }

@@ -19,6 +19,7 @@ from flwr.app import ArrayRecord, ConfigRecord, Context, Message, MetricRecord, 
 from flwr.clientapp import ClientApp
 
 from fltheory.flower.strategy import flatten, unflatten
+from fltheory.sim.contract import SimProblem
 from fltheory.sim.deployment import LocalTrainer
 from fltheory.sim.settings import Schedule
 
@@ -28,7 +29,7 @@ def _client(context: Context) -> int:
     return int(config.get("client-id", config.get("partition-id", 0)))  # type: ignore[arg-type]
 
 
-def _trainer(problem: object, config: ConfigRecord) -> LocalTrainer:
+def _trainer(problem: SimProblem, config: ConfigRecord) -> LocalTrainer:
     schedule = Schedule(float(config["lr"]), str(config["lr_kind"]), float(config["lr_t0"]))  # type: ignore[arg-type]
     return LocalTrainer(problem, schedule, int(config["steps"]))  # type: ignore[call-overload]
 
@@ -37,7 +38,7 @@ def _reply(msg: Message, content: dict) -> Message:
     return Message(RecordDict(content), reply_to=msg)
 
 
-def problem_client_app(problem: object) -> ClientApp:
+def problem_client_app(problem: SimProblem) -> ClientApp:
     """The ``ClientApp`` of a tensor problem's clients (:mod:`fltheory.sim.problems`).
 
     >>> import numpy as np

@@ -9,7 +9,9 @@
   FedAvg (S), FedAvg with uniform sampling) or, with per-client memory in batched tensors, a
   round step (FedPBC, FedAR, MIFA, FedVARP), with its reference twin and parameter schema.
 * :mod:`~fltheory.sim.registries` — the plug-in registries (algorithms, problems, models,
-  availability); :mod:`~fltheory.sim.plugins` — the problem, model and availability plug-ins.
+  availability, local methods); :mod:`~fltheory.sim.plugins` — the problem, model and
+  availability plug-ins; :mod:`~fltheory.sim.local` — the clients' local methods (plain SGD,
+  torch SGD with epochs/momentum/corrections, FedProx's proximal term) behind one contract.
 * :mod:`~fltheory.sim.datasets`, :mod:`~fltheory.sim.partitions`, :mod:`~fltheory.sim.cnn` —
   real image data (digits, MNIST/Fashion-MNIST IDX, CIFAR-10 pickles), non-IID splits, CNNs;
   :mod:`~fltheory.sim.client_metrics` — per-client accuracy distribution (FedAR Table 3).

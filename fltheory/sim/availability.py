@@ -23,7 +23,7 @@ with ``rng = generator(seed, f"{purpose}/rep{r}")``, drawn by the pure step func
 """
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -66,6 +66,15 @@ class AvailabilityProcess(Protocol):
     def sample(self, seed: int, reps: int, rounds: int) -> np.ndarray: ...
 
 
+@runtime_checkable
+class ChainBacked(Protocol):
+    """A process that samples a chain of :mod:`fltheory.markov` (its ``chain`` property): the
+    theory commands and the exact limits read the chain itself."""
+
+    @property
+    def chain(self) -> AvailabilityChain: ...
+
+
 def _check_counts(reps: int, rounds: int) -> None:
     if reps < 1 or rounds < 1:
         raise InputError(f"need reps >= 1 and rounds >= 1, got reps={reps}, rounds={rounds}")
@@ -100,6 +109,7 @@ class TwoStateChains:
     pi_: np.ndarray
     lambda2_: np.ndarray
     purpose: str = "sim/availability/two-state"
+    _chain: ProductChain = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         chain = ProductChain(self.pi_, self.lambda2_)  # validates (eqs. 236–238)
@@ -114,7 +124,7 @@ class TwoStateChains:
         >>> TwoStateChains([0.9], [0.5]).chain.client_availability.tolist()
         [0.9]
         """
-        return self._chain  # type: ignore[attr-defined]
+        return self._chain
 
     @property
     def n_clients(self) -> int:
@@ -168,6 +178,7 @@ class ClusteredChains:
     cluster_lambda2: np.ndarray
     assignment: np.ndarray
     purpose: str = "sim/availability/clustered"
+    _chain: ClusteredChain = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         chain = ClusteredChain(self.cluster_pi, self.cluster_lambda2, self.assignment)
@@ -183,7 +194,7 @@ class ClusteredChains:
         >>> ClusteredChains([0.9], [0.5], np.array([0, 0])).chain.n_clusters
         1
         """
-        return self._chain  # type: ignore[attr-defined]
+        return self._chain
 
     @property
     def n_clients(self) -> int:
@@ -323,7 +334,9 @@ class DayCycleLinks(_IndependentLinks):
     def link_probabilities(self, rounds: int) -> np.ndarray:
         """The (T, N) probabilities p_i^t."""
         t = np.arange(rounds, dtype=float)[:, None]
-        return self.p + self.amplitude * np.sin(2.0 * np.pi * (t / self.period + self.phase))
+        return np.asarray(
+            self.p + self.amplitude * np.sin(2.0 * np.pi * (t / self.period + self.phase))
+        )
 
     def sample(self, seed: int, reps: int, rounds: int) -> np.ndarray:
         _check_counts(reps, rounds)
@@ -348,6 +361,7 @@ class FiniteChain:
     P: np.ndarray
     state_clients: np.ndarray
     purpose: str = "sim/availability/finite-chain"
+    _chain: MarkovChain = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         P = as_transition_matrix(self.P, atol=LOOSE_ROW_SUM_ATOL)
@@ -368,7 +382,7 @@ class FiniteChain:
         >>> FiniteChain([[0.5, 0.5], [0.1, 0.9]], [[0], [1]]).chain.n_states
         2
         """
-        return self._chain  # type: ignore[attr-defined]
+        return self._chain
 
     @property
     def n_clients(self) -> int:
@@ -395,7 +409,7 @@ class FiniteChain:
         >>> FiniteChain([[0.5, 0.5], [0.1, 0.9]], [[1], [1]]).pi.round(12).tolist()
         [1.0]
         """
-        return self.rho @ self.state_clients
+        return np.asarray(self.rho @ self.state_clients)
 
     @property
     def lambda2(self) -> None:
@@ -427,7 +441,7 @@ class FiniteChain:
         >>> FiniteChain([[0.5, 0.5], [0.1, 0.9]], [[0], [1]]).sample(0, 2, 5).shape
         (2, 5, 1)
         """
-        return self.state_clients[self.states(seed, reps, rounds)]
+        return np.asarray(self.state_clients[self.states(seed, reps, rounds)])
 
 
 @dataclass(frozen=True, eq=False)
@@ -451,7 +465,7 @@ class TraceReplay:
 
     @property
     def pi(self) -> np.ndarray:
-        return self.trace.mean(axis=0)
+        return np.asarray(self.trace.mean(axis=0))
 
     @property
     def lambda2(self) -> np.ndarray | None:

@@ -26,7 +26,7 @@ from fltheory.errors import FLTheoryError, InputError
 from fltheory.markov.product import ProductChain
 from fltheory.markov.protocol import AvailabilityChain, is_availability_chain
 from fltheory.registry import Entry
-from fltheory.sim.availability import BernoulliLinks, UniformNoiseLinks
+from fltheory.sim.availability import BernoulliLinks, ChainBacked, UniformNoiseLinks
 from fltheory.sim.registries import AVAILABILITY, AvailabilityContext
 
 #: The key every ``[availability]`` table takes besides its kind's fields.
@@ -39,7 +39,7 @@ Source = str | Path | None
 
 def availability_params(
     data: Any, source: Source = None, table: str = "availability"
-) -> tuple[Entry, Any, int | None]:
+) -> tuple[Entry[Any], Any, int | None]:
     """(registry entry, validated parameters, the table's ``n_clients`` or None) of an
     ``[availability]`` table: ``kind``, that kind's fields and, for any kind, ``n_clients``.
 
@@ -180,7 +180,7 @@ def process_chain(process: Any, kind: str) -> AvailabilityChain:
     >>> process_chain(BernoulliLinks(np.array([0.5, 0.9])), "bernoulli").lam
     0.5
     """
-    chain = getattr(process, "chain", None)
+    chain = process.chain if isinstance(process, ChainBacked) else None
     if is_availability_chain(chain):
         return chain
     if isinstance(process, BernoulliLinks | UniformNoiseLinks):

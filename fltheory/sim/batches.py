@@ -154,7 +154,7 @@ class BatchPlan:
             stream = self._streams[rep] = _Stream(block, rng, block * BLOCK, empty)
         if stream.next_t <= t:
             self._draw(stream, t)
-        return stream.ahead[t - stream.next_t + stream.ahead.shape[0]]
+        return np.asarray(stream.ahead[t - stream.next_t + stream.ahead.shape[0]])
 
     def words(self, b: int) -> np.ndarray:
         """(R, BLOCK, half) raw words of rounds [b·BLOCK, (b+1)·BLOCK) of every repetition

@@ -110,7 +110,10 @@ def _keeps_client_tables(raw: dict[str, Any]) -> bool:
     names = _names(raw)
     momentum = run.get("local_momentum", 0)
     moving = isinstance(momentum, int | float) and not isinstance(momentum, bool) and momentum > 0
-    return moving or any(name in TABLE_ALGORITHMS for name in names)
+    # a [local] method may keep one (R, N, P) buffer (``LocalMethod.needs_buffer``): counted
+    # whenever the table is there (it is known only once the method is built)
+    own_local = isinstance(raw.get("local"), dict)
+    return moving or own_local or any(name in TABLE_ALGORITHMS for name in names)
 
 
 def _memory_limit(raw: dict[str, Any]) -> int | None:

@@ -25,6 +25,7 @@ scales start at 1 and shifts at 0 (PyTorch's default for normalisation layers).
 """
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import torch
@@ -57,7 +58,7 @@ class TorchModel(Model):
         self.n_features = int(np.prod(self.shape))
 
     @staticmethod
-    def _fan(name: str, params: dict) -> int:
+    def _fan(name: str, params: Mapping[str, torch.Tensor]) -> int:
         weight = params[name.rsplit(".", 1)[0] + ".weight"]
         return int(weight[0].numel())
 
@@ -68,18 +69,19 @@ class TorchModel(Model):
     def forward(self, theta: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         """Logits (S, C) of one parameter vector for flattened images x (S, C·H·W)."""
         images = x.reshape(x.shape[0], *self.shape)
-        return functional_call(self.module, self._params(theta), (images,))
+        out: torch.Tensor = functional_call(self.module, self._params(theta), (images,))
+        return out
 
-    def sample_losses(self, theta, x, y):
+    def sample_losses(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         return nn.functional.cross_entropy(self.forward(theta, x), y, reduction="none")
 
-    def logits(self, w, x):
+    def logits(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         return vmap(self.forward, in_dims=(0, None))(w, x)
 
-    def predict(self, w, x):
+    def predict(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         return self.logits(w, x).argmax(-1)
 
-    def global_losses(self, w, x, y):
+    def global_losses(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         z = self.logits(w, x)
         return torch.logsumexp(z, -1) - z.gather(-1, y.expand(z.shape[0], -1)[..., None])[..., 0]
 

@@ -18,6 +18,7 @@ from fltheory.sim.knowledge import (
     warmed_knowledge,
 )
 from fltheory.sim.local_opt import EpochPlan, torch_default_init
+from fltheory.sim.models import RandomStart
 from fltheory.sim.reference import run_reference
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, SimSettings
@@ -53,7 +54,7 @@ class Setup:
         elif counts is not None and s.batch_size > 0:
             self.plan = BatchPlan(self.seed, counts, s.local_steps, s.batch_size, self.reps)
         model = self.problem.model if isinstance(self.problem, DataBacked) else None
-        if s.init == "torch_default" and not hasattr(model, "initial_params"):
+        if s.init == "torch_default" and not isinstance(model, RandomStart):
             self.w0 = torch_default_init(model, self.problem.n_params, self.seed)
         elif isinstance(self.problem, OwnStart):  # CNNs' own start is already torch's default
             self.w0 = self.problem.initial_params()

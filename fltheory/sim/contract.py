@@ -16,6 +16,8 @@ unconditionally). The optional members come in small capability protocols, each 
   default initialisation of the model);
 * :class:`DataBacked` — ``data``, ``model`` and ``_gather``: a model trained on federated data
   (full-set loss signals :mod:`fltheory.sim.loss_signal`, exact local minima, local epochs);
+* :class:`CompiledLocal` — ``linear_kernel()``: samples for the compiled local optimiser of
+  :mod:`fltheory.sim.local_opt`; else its torch steps;
 * :class:`KnownMinima` — ``local_minima``: each client's F_k* of its own (quadratics answer
   CA-Fed's "oracle" directly).
 
@@ -142,6 +144,15 @@ class DataBacked(SimProblem, Protocol):
     def _gather(self, clients: Any, idx: Any) -> tuple[torch.Tensor, torch.Tensor, Any]:
         """(x, y, weight) of the minibatches (local epochs' padded batches)."""
         ...
+
+
+@runtime_checkable
+class CompiledLocal(Protocol):
+    """Offers its samples to the compiled local optimiser
+    (:func:`~fltheory.sim.cpu_kernels.linear_local`): ``linear_kernel()`` gives the [x, 1, y]
+    samples, each client's first row and the classes where the kernel applies, else None."""
+
+    def linear_kernel(self) -> tuple[np.ndarray, np.ndarray, int] | None: ...
 
 
 @runtime_checkable

@@ -75,12 +75,13 @@ def _prefetch_intrinsic() -> Any:
     def prefetch(typingctx: Any, a: Any, row: Any, col: Any) -> Any:
         def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
             ary = context.make_array(sig.args[0])(context, builder, args[0])
-            ptr = cgutils.get_item_pointer(
+            ptr = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
                 context, builder, sig.args[0], ary, [args[1], args[2]], wraparound=False
             )
             i32 = ir.IntType(32)
             fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            name = "llvm.prefetch.p0"
+            fn = cgutils.get_or_insert_function(builder.module, fnty, name)  # type: ignore[no-untyped-call]
             builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
             return context.get_dummy_value()
 
@@ -131,7 +132,16 @@ def _kernel(fn: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-def _sample_rows(words, slot, rr, kk, counts, offsets, steps, batch):  # pragma: no cover
+def _sample_rows(
+    words: np.ndarray,
+    slot: int,
+    rr: np.ndarray,
+    kk: np.ndarray,
+    counts: np.ndarray,
+    offsets: np.ndarray,
+    steps: int,
+    batch: int,
+) -> np.ndarray:  # pragma: no cover
     """(M, steps, batch) sample rows of pairs (rr[m], kk[m]) at round ``slot`` of a block of
     raw words (R, BLOCK, half): row offsets[k] + index, entry (j, k, i) of the round's
     (E, N, B) indices being h·n_k >> 32, h the high word of raw[p] (p < half) or the low word
@@ -180,7 +190,7 @@ _EXP_POLY = (
 )
 
 
-def _exp32(v, out, bits):  # pragma: no cover
+def _exp32(v: np.ndarray, out: np.ndarray, bits: np.ndarray) -> None:  # pragma: no cover
     """out[i] = exp(v[i]) in float32 for v clamped to [−87, 88] (relative error below 3e-7):
     Cephes ``expf`` (exp(x)·2^k, k = round(v/ln 2), its polynomial in x = v − k·ln 2), written
     as loops the compiler vectorises (libm's exp is one call per element); ``bits`` (int32)
@@ -209,7 +219,13 @@ def _exp32(v, out, bits):  # pragma: no cover
 exp32 = _kernel(_exp32)
 
 
-def _logistic_sgd(theta, rows, xy, lr, ridge):  # pragma: no cover
+def _logistic_sgd(
+    theta: np.ndarray,
+    rows: np.ndarray,
+    xy: np.ndarray,
+    lr: float,
+    ridge: float,
+) -> np.ndarray:  # pragma: no cover
     """(M, d + 1) parameters after E plain SGD steps of binary logistic regression from
     ``theta`` (M, d + 1), step j of pair m on samples ``rows[m, j]`` (rows of ``xy`` (S, d + 2),
     [x, 1, y] per sample); the arithmetic in theta's dtype (float32: σ through :func:`exp32`).
@@ -277,7 +293,7 @@ _LOG_POLY = (
 _SQRTH = np.float32(0.70710678118654752)
 
 
-def _log32(v, out, bits):  # pragma: no cover
+def _log32(v: np.ndarray, out: np.ndarray, bits: np.ndarray) -> None:  # pragma: no cover
     """out[i] = log(v[i]) in float32 for positive normal v (relative error below 3e-7 away
     from v = 1, absolute below 1e-7 near it): Cephes ``logf`` (v = m·2^e with m in [√½, √2),
     its polynomial in m − 1), loops the compiler vectorises; ``bits`` (int32) holds v's bits.
@@ -315,7 +331,7 @@ log32 = _kernel(_log32)
 
 
 @_inner
-def _shuffle(words, d0, n, perm):  # pragma: no cover
+def _shuffle(words: np.ndarray, d0: int, n: int, perm: np.ndarray) -> None:  # pragma: no cover
     """perm[:n] = a Fisher–Yates shuffle of 0..n−1 (for i = n−1, …, 1 swap i and
     j = ⌊h·(i + 1)/2³²⌋) taking its n − 1 draws h from draw ``d0`` on: draw p is the high half
     of ``words[p // 2]`` for even p, its low half for odd p."""
@@ -330,7 +346,11 @@ def _shuffle(words, d0, n, perm):  # pragma: no cover
         p += 1
 
 
-def _epoch_orders(words, lens, draw_start):  # pragma: no cover
+def _epoch_orders(
+    words: np.ndarray,
+    lens: np.ndarray,
+    draw_start: np.ndarray,
+) -> np.ndarray:  # pragma: no cover
     """The concatenated shuffles of segments of lengths ``lens`` (S,), segment q from draw
     ``draw_start[q]`` of ``words`` (:func:`_shuffle`): a repetition-round's epoch orders
     (:class:`~fltheory.sim.local_opt.EpochPlan`).
@@ -356,7 +376,15 @@ _BLOCK = 32
 
 
 @_inner
-def _scores(w, xb, z, nbp, cls, fp, zero):  # pragma: no cover
+def _scores(
+    w: np.ndarray,
+    xb: np.ndarray,
+    z: np.ndarray,
+    nbp: int,
+    cls: int,
+    fp: int,
+    zero: float,
+) -> None:  # pragma: no cover
     """z[c, i] = w_c · x_i for the block's first ``nbp`` samples (a multiple of 4): two classes
     by four samples at a time, eight sums the compiler keeps in vector registers."""
     c = 0
@@ -390,7 +418,19 @@ def _scores(w, xb, z, nbp, cls, fp, zero):  # pragma: no cover
 
 
 @_inner
-def _residuals(z, zf, lab, nb, nbp, scale, work, wf, bits, top, one):  # pragma: no cover
+def _residuals(
+    z: np.ndarray,
+    zf: np.ndarray,
+    lab: np.ndarray,
+    nb: int,
+    nbp: int,
+    scale: float,
+    work: np.ndarray,
+    wf: np.ndarray,
+    bits: np.ndarray,
+    top: np.ndarray,
+    one: float,
+) -> None:  # pragma: no cover
     """Scores z (C, BLOCK) → residuals·``scale`` in place for the block's ``nb`` samples
     (columns nb..nbp set to 0): softmax(z_i) − e_{y_i} for C ≥ 2 classes (max subtracted
     first), σ(z_i) − y_i for C = 1 (binary logistic); every loop runs over samples, so it
@@ -439,7 +479,14 @@ def _residuals(z, zf, lab, nb, nbp, scale, work, wf, bits, top, one):  # pragma:
 
 
 @_inner
-def _accumulate(g, xb, z, nbp, cls, fp):  # pragma: no cover
+def _accumulate(
+    g: np.ndarray,
+    xb: np.ndarray,
+    z: np.ndarray,
+    nbp: int,
+    cls: int,
+    fp: int,
+) -> None:  # pragma: no cover
     """g_c += Σ_i z[c, i]·x_i over the block's first ``nbp`` samples (a multiple of 8): eight
     samples at a time, one pass over g per eight (sums of products in registers)."""
     for i in range(0, nbp, 8):
@@ -453,26 +500,26 @@ def _accumulate(g, xb, z, nbp, cls, fp):  # pragma: no cover
 
 
 def _linear_local(
-    theta,
-    bufs,
-    rr,
-    kk,
-    corr,
-    rows,
-    words,
-    draw_start,
-    counts,
-    offsets,
-    epochs,
-    batch,
-    steps,
-    xy,
-    classes,
-    lr,
-    mu,
-    wd,
-    ridge,
-):  # pragma: no cover
+    theta: np.ndarray,
+    bufs: np.ndarray,
+    rr: np.ndarray,
+    kk: np.ndarray,
+    corr: np.ndarray,
+    rows: np.ndarray,
+    words: np.ndarray,
+    draw_start: np.ndarray,
+    counts: np.ndarray,
+    offsets: np.ndarray,
+    epochs: int,
+    batch: int,
+    steps: int,
+    xy: np.ndarray,
+    classes: int,
+    lr: float,
+    mu: float,
+    wd: float,
+    ridge: float,
+) -> np.ndarray:  # pragma: no cover
     """(M, P) parameters after one round's local work of pairs (rr[m], kk[m]) from ``theta``
     (M, P), P = C·f, for a linear model of C = ``classes`` score rows (C = 1: binary logistic
     regression) on the f inputs [x, 1] of the samples [x, 1, y] of ``xy`` (S, f + 1), client
@@ -620,8 +667,16 @@ linear_local = _kernel(_linear_local)
 
 
 def _linear_eval(
-    w, xy, owner, weight, groups, classes, want_loss, want_correct, first_nan
-):  # pragma: no cover
+    w: np.ndarray,
+    xy: np.ndarray,
+    owner: np.ndarray,
+    weight: np.ndarray,
+    groups: int,
+    classes: int,
+    want_loss: bool,
+    want_correct: bool,
+    first_nan: bool,
+) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
     """(loss, correct), each (R, groups) float64: Σ_i weight_i·ℓ_i and Σ_i weight_i·[correct_i]
     over the samples i of each group ``owner[i]``, for R linear models w (R, P) on the samples
     [x, 1, y] of ``xy`` (S, f + 1): ℓ = logsumexp(z) − z_y (softmax, ``classes`` ≥ 2) or

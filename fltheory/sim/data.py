@@ -13,6 +13,7 @@ Generators (all randomness from ``generator(seed, "sim/data/...")``):
   set, seeded by (seed, "validation").
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -111,7 +112,7 @@ def _split(
     return x[:n_train], y[:n_train], x[n_train:], y[n_train:]
 
 
-def _assemble(parts: list, n_classes: int) -> FederatedData:
+def _assemble(parts: Sequence[tuple[np.ndarray, ...]], n_classes: int) -> FederatedData:
     xs_tr, ys_tr, xs_te, ys_te = zip(*parts, strict=True)
     return FederatedData(
         x_train=np.concatenate(xs_tr),

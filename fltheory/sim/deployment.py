@@ -20,6 +20,7 @@ estimates equal the engine's on the full trace).
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -30,6 +31,7 @@ from fltheory.rng import generator
 from fltheory.sim.algorithms.base import Algorithm, RoundInput, State
 from fltheory.sim.algorithms.memory import Memory, MemoryAlgorithm
 from fltheory.sim.availability import AvailabilityProcess
+from fltheory.sim.contract import SimProblem
 from fltheory.sim.engine import _weighted_updates, server_step
 from fltheory.sim.knowledge import bayesian_knowledge
 from fltheory.sim.settings import Schedule, ServerOptions
@@ -82,10 +84,10 @@ class AvailabilityDriver:
         """
         if not 0 <= t < self.rounds:
             raise InputError(f"the availability driver covers rounds 0..{self.rounds - 1}, not {t}")
-        return self.trace[t].copy()
+        return np.asarray(self.trace[t].copy())
 
     @classmethod
-    def from_trace(cls, trace: np.ndarray | list) -> "AvailabilityDriver":
+    def from_trace(cls, trace: np.ndarray | list[Any]) -> "AvailabilityDriver":
         """A recorded (T, N) 0/1 trace.
 
         >>> AvailabilityDriver.from_trace(np.eye(2)).trace.tolist()
@@ -248,7 +250,7 @@ class RoundServer:
         """
         inp = self._input(mask, losses)
         if self.memory is not None:
-            return inp.mask[0].astype(float)
+            return np.asarray(inp.mask[0].astype(float))
         q, _ = self.algorithm.weights(inp, self._state(inp))
         return np.asarray(q[0], dtype=float)
 
@@ -270,7 +272,7 @@ class RoundServer:
         [2.0]
         """
         inp = self._input(mask, losses)
-        local = _reported(models)
+        local = _Reported(models)
         w = self.w
         if self.memory is not None:
             assert isinstance(self.algorithm, MemoryAlgorithm)
@@ -295,20 +297,32 @@ class RoundServer:
         return self.model
 
 
-def _reported(models: Mapping[int, np.ndarray]):
+@dataclass(frozen=True, eq=False)
+class _Reported:
     """local(rr, kk, theta0) for R = 1: the models clients kk reported; a client that did not
     report (FedPBC's inactive clients, whose models the server never sees) keeps theta0."""
 
-    def local(rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor) -> torch.Tensor:
+    models: Mapping[int, np.ndarray]
+
+    def __call__(
+        self,
+        rr: np.ndarray,
+        kk: np.ndarray,
+        theta0: torch.Tensor,
+        correction: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        assert correction is None, "gradient-correcting rules are refused up front"
         rows = []
         for i, k in enumerate(kk.tolist()):
-            if k in models:
-                rows.append(torch.as_tensor(np.asarray(models[k], dtype=float)).to(theta0))
+            if k in self.models:
+                rows.append(torch.as_tensor(np.asarray(self.models[k], dtype=float)).to(theta0))
             else:
                 rows.append(theta0[i])
         return torch.stack(rows) if rows else theta0.clone()
 
-    return local
+    def work(self, rr: np.ndarray, kk: np.ndarray) -> np.ndarray:
+        """Unknown: the clients trained elsewhere (only SCAFFOLD asks, refused up front)."""
+        raise InputError("the server does not know the clients' local work")
 
 
 @dataclass(eq=False)
@@ -328,7 +342,7 @@ class LocalTrainer:
     2.0
     """
 
-    problem: object
+    problem: SimProblem
     schedule: Schedule
     local_steps: int = 1
 
@@ -343,7 +357,7 @@ class LocalTrainer:
         x = torch.as_tensor(np.asarray(theta, dtype=float))[None]
         clients = torch.tensor([k])
         lr = self.schedule.at(t)
-        return self.problem.local_sgd(x, clients, None, lr, self.local_steps)[0].numpy()  # type: ignore[attr-defined]
+        return self.problem.local_sgd(x, clients, None, lr, self.local_steps)[0].numpy()
 
     def loss(self, k: int, theta: np.ndarray) -> float:
         """F_k(theta) (full local data).
@@ -354,7 +368,7 @@ class LocalTrainer:
         2.0
         """
         x = torch.as_tensor(np.asarray(theta, dtype=float))[None]
-        return float(self.problem.losses(x, torch.tensor([k]))[0])  # type: ignore[attr-defined]
+        return float(self.problem.losses(x, torch.tensor([k]))[0])
 
     def catch_up(self, k: int, own: np.ndarray, done: int, t: int) -> np.ndarray:
         """FedPBC client k's own model after rounds done..t (rounds it computed offline).

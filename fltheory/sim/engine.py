@@ -19,10 +19,11 @@ server step; the server step itself and the evaluation are shared. FedPBC's clie
 evaluated as extra metrics (``RunResult.extra``); the final per-client test accuracies of the
 global model are recorded for data problems (``RunResult.client_accuracy``).
 
-With the authors' local mechanics (local epochs, local SGD momentum / weight decay: the
-``local_*`` settings) or an algorithm that corrects local gradients (SCAFFOLD), step 4 runs
-through :class:`fltheory.sim.local_opt.LocalRunner` instead of ``problem.local_sgd``; its (R, N, P)
-momentum buffers live in :attr:`EngineState.local_buf`, kept across rounds (and checkpoints).
+Step 4 is the run's local method (:mod:`fltheory.sim.local`, chosen by
+:func:`fltheory.sim.local.select.local_method`: plain SGD through ``problem.local_sgd``, or
+torch SGD with the authors' local epochs, momentum, weight decay and SCAFFOLD's gradient
+corrections, or a plug-in's); a method's (R, N, P) per-client buffers (local momentum) live in
+:attr:`EngineState.local_buf`, kept across rounds (and checkpoints).
 
 Per-client state lives in (R, N, ...) arrays owned by the algorithm; :mod:`fltheory.sim.reference`
 is the plain per-client loop the tests compare this engine against.
@@ -38,10 +39,12 @@ import torch
 
 from fltheory.sim.algorithms.base import RoundInput, State
 from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm
-from fltheory.sim.batches import BatchPlan, RoundBatches
-from fltheory.sim.contract import ChunkedUpdates, ClientScores, RoundPlanner, SimProblem
+from fltheory.sim.batches import BatchPlan
+from fltheory.sim.contract import ChunkedUpdates, ClientScores, SimProblem
 from fltheory.sim.knowledge import Knowledge
-from fltheory.sim.local_opt import EpochPlan, LocalRunner
+from fltheory.sim.local.base import EngineBatches, EngineRound
+from fltheory.sim.local.select import local_method
+from fltheory.sim.local_opt import EpochPlan
 from fltheory.sim.loss_signal import signal_losses
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, ServerOptions, SimSettings
@@ -63,28 +66,6 @@ def server_step(
         norm = torch.linalg.vector_norm(w, dim=-1, keepdim=True)
         w = w * torch.clamp(radius / torch.clamp(norm, min=1e-300), max=1.0)
     return w, v
-
-
-def _local_runner(
-    problem: SimProblem, idx_t: RoundBatches | None, lr: float, steps: int
-) -> LocalFn:
-    """local(rr, kk, theta0): E local SGD steps (eq. 2) on the round's minibatches (through
-    the problem's ``local_sgd_round`` on the plan's round where it has one)."""
-    plan_step = problem.local_sgd_round if isinstance(problem, RoundPlanner) else None
-
-    def local(
-        rr: np.ndarray, kk: np.ndarray, theta0: torch.Tensor, correction: torch.Tensor | None = None
-    ) -> torch.Tensor:
-        assert correction is None, "gradient corrections run through fltheory.sim.local_opt"
-        device = theta0.device
-        idx = None
-        if idx_t is not None and plan_step is not None:
-            return plan_step(theta0, rr, kk, idx_t, lr, steps)
-        if idx_t is not None:
-            idx = torch.as_tensor(idx_t[rr, :, kk], device=device).transpose(0, 1)
-        return problem.local_sgd(theta0, torch.as_tensor(kk, device=device), idx, lr, steps)
-
-    return local
 
 
 def _row_chunk(problem: SimProblem) -> int:
@@ -220,20 +201,16 @@ def run_vectorised(
     is_eval = np.zeros(rounds, dtype=bool)
     is_eval[evals] = True
     stateful = alg if isinstance(alg, MemoryAlgorithm) else None
-    opt = settings.optimiser
-    use_opt = opt.active or alg.corrects_gradients
-    if opt.momentum and st.local_buf is None:
+    method = local_method(settings, alg.corrects_gradients)
+    if method.needs_buffer and st.local_buf is None:
         st.local_buf = st.w.new_zeros((reps, n, st.w.shape[1]))
     for t in range(st.t, rounds):
         w = st.w
         mask = trace[:, t]
-        idx_t: Any = None if plan is None else plan.round(t)
+        idx_t: EngineBatches = None if plan is None else plan.round(t)
         lr_t = spec.schedule.at(t)
-        local: LocalFn
-        if use_opt:
-            local = LocalRunner(problem, idx_t, lr_t, settings.local_steps, opt, st.local_buf)
-        else:
-            local = _local_runner(problem, idx_t, lr_t, settings.local_steps)
+        job = EngineRound(problem, idx_t, lr_t, settings.local_steps, st.local_buf)
+        local = method.engine_round(job)
         losses = None
         if alg.needs_losses:
             losses = np.full((reps, n), np.nan)

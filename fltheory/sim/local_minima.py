@@ -60,7 +60,9 @@ def exact_local_minima(problem: DataBacked, gtol: float = GTOL, max_iter: int = 
         rows = _client_rows(data.train_counts, k)
         x, y = x_all[rows], y_all[rows]
 
-        def fun(theta: np.ndarray, x=x, y=y) -> tuple[float, np.ndarray]:
+        def fun(
+            theta: np.ndarray, x: torch.Tensor = x, y: torch.Tensor = y
+        ) -> tuple[float, np.ndarray]:
             th = torch.as_tensor(theta, dtype=torch.float64).requires_grad_(True)
             value = model.sample_losses(th, x, y).mean() + model.penalty(th)
             (grad,) = torch.autograd.grad(value, th)

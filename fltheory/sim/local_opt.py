@@ -2,9 +2,11 @@
 and weight decay with persistent per-client buffers, gradient corrections (SCAFFOLD), and PyTorch's
 default initialisation of the linear models.
 
-The plain path (E minibatch steps drawn with replacement, :meth:`DataProblem.local_sgd`) is
-untouched; the engine (:mod:`fltheory.sim.engine`) runs this module's :class:`LocalRunner`
-instead only when a :class:`LocalOptimiser` option is set or the algorithm corrects gradients.
+The plain path (E minibatch steps drawn with replacement, :meth:`DataProblem.local_sgd`) is the
+local method ``sgd`` (:mod:`fltheory.sim.local.sgd`); this module's :class:`LocalRunner` (the
+engine) and :class:`ReferenceLocal` (the reference loop) are the steps of the local method
+``torch_sgd`` (:mod:`fltheory.sim.local.torch_sgd`), which a run takes when a
+:class:`LocalOptimiser` option is set or the algorithm corrects gradients.
 
 * **Epochs** (:class:`EpochPlan`): each epoch client k visits its n_k samples in a fresh random
   order (without replacement) in ⌈n_k/B⌉ minibatches, the last one partial (its loss is the mean
@@ -29,6 +31,9 @@ import torch
 from fltheory.errors import InputError
 from fltheory.rng import generator
 from fltheory.sim import cpu_kernels
+from fltheory.sim.batches import RoundBatches
+from fltheory.sim.contract import CompiledLocal, DataBacked, SimProblem
+from fltheory.sim.models import LinearShape, Model
 
 #: Initialisations: the model's own (zeros for linear models) or PyTorch's nn.Linear default.
 INITS = ("default", "torch_default")
@@ -234,10 +239,18 @@ def sgd_direction(
     return g + opt.weight_decay * theta if opt.weight_decay else g
 
 
-def _minibatch_grad(problem: Any, theta, clients, idx, valid) -> torch.Tensor:
-    """Gradients (M, P) of M minibatch losses, each the mean over its valid entries."""
+def _minibatch_grad(
+    problem: SimProblem,
+    theta: torch.Tensor,
+    clients: torch.Tensor,
+    idx: torch.Tensor | None,
+    valid: torch.Tensor | None,
+) -> torch.Tensor:
+    """Gradients (M, P) of M minibatch losses, each the mean over its valid entries (padded
+    local-epoch batches: a data problem's)."""
     if valid is None:
         return problem.loss_grad(theta, clients, idx)[1]
+    assert isinstance(problem, DataBacked), "local epochs need a data problem"
     x, y, _ = problem._gather(clients, idx)
     weight = valid / valid.sum(-1, keepdim=True)
     return problem.model.loss_grad(theta, x, y, weight)[1]
@@ -254,8 +267,8 @@ class LocalRunner:
     SCAFFOLD's option II).
     """
 
-    problem: Any
-    batches: Any
+    problem: SimProblem
+    batches: RoundBatches | EpochRound | np.ndarray | None
     lr: float
     local_steps: int
     opt: LocalOptimiser
@@ -264,7 +277,7 @@ class LocalRunner:
     def n_steps(self, kk: np.ndarray) -> np.ndarray:
         """Local steps of each client of ``kk`` this round."""
         if isinstance(self.batches, EpochRound):
-            return self.batches.plan.steps[kk]
+            return np.asarray(self.batches.plan.steps[kk])
         return np.full(kk.shape, self.local_steps, dtype=np.int64)
 
     def work(self, rr: np.ndarray, kk: np.ndarray) -> np.ndarray:
@@ -278,8 +291,8 @@ class LocalRunner:
         theta0: torch.Tensor,
         correction: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        kernel = getattr(self.problem, "linear_kernel", None)
-        samples = None if kernel is None else kernel()
+        problem = self.problem
+        samples = problem.linear_kernel() if isinstance(problem, CompiledLocal) else None
         if samples is not None:
             return self._compiled(rr, kk, theta0, correction, *samples)
         return self._torch(rr, kk, theta0, correction)
@@ -318,6 +331,9 @@ class LocalRunner:
             epochs, batch = plan.epochs, plan.batch_size
         elif self.batches is not None:
             rows = offsets[kk][:, None, None] + np.asarray(self.batches[rr, :, kk])
+        problem = self.problem
+        assert isinstance(problem, DataBacked), "the compiled kernel trains a data problem's model"
+        ridge = problem.model.ridge
         out = cpu_kernels.linear_local(
             theta,
             bufs,
@@ -337,7 +353,7 @@ class LocalRunner:
             self.lr,
             self.opt.momentum,
             self.opt.weight_decay,
-            self.problem.model.ridge,
+            ridge,
         )
         return torch.from_numpy(out)
 
@@ -365,9 +381,9 @@ class LocalRunner:
             buf = self.buffers[rr_t, kk_t].clone()
         total = int(steps_o.max()) if steps_o.size else 0
         epochs = self.batches if isinstance(self.batches, EpochRound) else None
-        idx_all = None
-        if epochs is None and self.batches is not None:
-            idx_all = torch.as_tensor(self.batches[rr_o, :, kk_o], device=device).transpose(0, 1)
+        idx_all, batches = None, self.batches
+        if batches is not None and not isinstance(batches, EpochRound):
+            idx_all = torch.as_tensor(batches[rr_o, :, kk_o], device=device).transpose(0, 1)
         live_at = np.searchsorted(-steps_o, -np.arange(total), side="left")  # pairs with > s
         for s in range(total):
             live = int(live_at[s])
@@ -398,8 +414,8 @@ class ReferenceLocal:
     ``local(k, x, correction=None)`` with autograd gradients of the per-client loss definition,
     explicit steps and the client's momentum buffer in ``buffers[k]`` (updated)."""
 
-    problem: Any
-    batches: Any
+    problem: SimProblem
+    batches: np.ndarray | RepEpochs | None
     lr: float
     local_steps: int
     opt: LocalOptimiser
@@ -416,7 +432,9 @@ class ReferenceLocal:
         """K·η of client k this round."""
         return len(self._batches(k)) * self.lr
 
-    def __call__(self, k: int, x: torch.Tensor, correction: torch.Tensor | None = None):
+    def __call__(
+        self, k: int, x: torch.Tensor, correction: torch.Tensor | None = None
+    ) -> torch.Tensor:
         x = x.clone()
         for idx in self._batches(k):
             x = x.detach().requires_grad_(True)
@@ -432,7 +450,7 @@ class ReferenceLocal:
         return x.detach()
 
 
-def torch_default_init(model: Any, n_params: int, seed: int) -> np.ndarray:
+def torch_default_init(model: Model | None, n_params: int, seed: int) -> np.ndarray:
     """w₀ as ``torch.nn.Linear``'s default: every weight and bias U(−1/√fan_in, 1/√fan_in) with
     fan_in = the number of features, from ``generator(seed, "sim/init")`` (CNNs have their own
     random start, already torch's default per layer).
@@ -442,8 +460,7 @@ def torch_default_init(model: Any, n_params: int, seed: int) -> np.ndarray:
     >>> w0.shape, bool(np.abs(w0).max() <= 0.5), bool((w0 != 0).all())
     ((15,), True, True)
     """
-    n_features = getattr(model, "n_features", None)
-    if n_features is None:
+    if not isinstance(model, LinearShape):
         raise InputError("init = 'torch_default' needs a linear model of a data problem")
-    bound = 1.0 / math.sqrt(n_features)
+    bound = 1.0 / math.sqrt(model.n_features)
     return generator(seed, "sim/init").uniform(-bound, bound, n_params)

@@ -104,7 +104,8 @@ def _sample_set(problem: DataBacked, which: str, seed: int) -> tuple[torch.Tenso
             torch.as_tensor(owner, device=device),
             torch.as_tensor(counts, device=device, dtype=problem.dtype),
         )
-    return cache[key]
+    found: tuple[torch.Tensor, ...] = cache[key]
+    return found
 
 
 def _client_means(problem: DataBacked, w: torch.Tensor, which: str, seed: int) -> torch.Tensor:

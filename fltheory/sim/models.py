@@ -13,10 +13,27 @@ penalty (ridge/2)·‖θ‖² (weight decay ridge on all parameters, bias includ
 so F_k(θ) = mean_i ℓ(θ; ξ_i) + (ridge/2)‖θ‖².
 """
 
+from typing import Protocol, runtime_checkable
+
+import numpy as np
 import torch
 from torch.func import grad_and_value, vmap
 
 from fltheory.errors import InputError
+
+
+@runtime_checkable
+class RandomStart(Protocol):
+    """A model with a random start of its own (CNNs: torch's default per layer)."""
+
+    def initial_params(self, seed: int) -> np.ndarray: ...
+
+
+@runtime_checkable
+class LinearShape(Protocol):
+    """A linear model on ``n_features`` inputs (softmax and logistic regression)."""
+
+    n_features: int
 
 
 class Model:
@@ -77,7 +94,9 @@ class Model:
         if weight is None:
             weight = torch.full(y.shape, 1.0 / y.shape[-1], dtype=theta.dtype, device=theta.device)
 
-        def one(th: torch.Tensor, xb: torch.Tensor, yb: torch.Tensor, wb: torch.Tensor):
+        def one(
+            th: torch.Tensor, xb: torch.Tensor, yb: torch.Tensor, wb: torch.Tensor
+        ) -> torch.Tensor:
             return (self.sample_losses(th, xb, yb) * wb).sum() + self.penalty(th)
 
         grads, losses = vmap(grad_and_value(one))(theta, x, y, weight)
@@ -129,21 +148,21 @@ class SoftmaxRegression(Model):
         mat = theta.reshape(*theta.shape[:-1], self.n_classes, self.n_features + 1)
         return mat[..., :-1], mat[..., -1]
 
-    def sample_losses(self, theta, x, y):
+    def sample_losses(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         W, b = self._split(theta)
         z = x @ W.T + b
         return torch.logsumexp(z, -1) - z.gather(-1, y[:, None])[:, 0]
 
-    def logits(self, w, x):
+    def logits(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         """(R, C, S): class scores laid out so the S samples are contiguous."""
         W, b = self._split(w)
         z = (W.reshape(-1, self.n_features) @ x.T).view(w.shape[0], self.n_classes, -1)
         return z + b[..., None]
 
-    def predict(self, w, x):
+    def predict(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         return self.logits(w, x).argmax(1)
 
-    def correct(self, w, x, y):
+    def correct(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         """argmax(z) == y without the (slow, strided) argmax: z_y beats every earlier class
         strictly and every later class weakly, so ties go to the first maximum as in argmax."""
         z = self.logits(w, x)
@@ -152,23 +171,35 @@ class SoftmaxRegression(Model):
         later = classes >= y[None, None, :]
         return ((picked > z) | ((picked == z) & later)).all(1)
 
-    def global_losses(self, w, x, y):
+    def global_losses(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         z = self.logits(w, x)
         picked = z.gather(1, y.expand(z.shape[0], 1, -1))[:, 0]
         return torch.logsumexp(z, 1) - picked
 
-    def _scores(self, theta, x):
+    def _scores(self, theta: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         """(M, C, B) scores: classes before samples, the fast layout for small batched GEMMs."""
         W, b = self._split(theta)
         return torch.bmm(W, x.transpose(1, 2)) + b[..., None]
 
-    def batch_losses(self, theta, x, y, weight=None):
+    def batch_losses(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None = None,
+    ) -> torch.Tensor:
         z = self._scores(theta, x)
         nll = torch.logsumexp(z, 1) - z.gather(1, y[:, None, :])[:, 0]
         mean = nll.mean(-1) if weight is None else (nll * weight).sum(-1)
         return mean + self.penalty(theta)
 
-    def loss_grad(self, theta, x, y, weight=None):
+    def loss_grad(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         z = self._scores(theta, x)
         lse = torch.logsumexp(z, 1)
         nll = lse - z.gather(1, y[:, None, :])[:, 0]
@@ -183,7 +214,15 @@ class SoftmaxRegression(Model):
         g = torch.cat([torch.bmm(resid, x), resid.sum(-1, keepdim=True)], dim=-1)
         return loss + self.penalty(theta), g.reshape(theta.shape) + self.ridge * theta
 
-    def local_sgd(self, theta, x, y, weight, lr, steps):
+    def local_sgd(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None,
+        lr: float,
+        steps: int,
+    ) -> torch.Tensor:
         """Fused steps on x = [features, 1]: with Z = ΘXᵀ (M, C, B), R = softmax(Z) − e_y,
         Θ ← (1 − lr·ridge)·Θ − lr·RX/B (weighted: R diag(weight) X), four kernels a step.
 
@@ -224,27 +263,39 @@ class LogisticRegression(Model):
         self.n_features, self.ridge = n_features, _check_ridge(ridge)
         self.n_params = n_features + 1
 
-    def sample_losses(self, theta, x, y):
+    def sample_losses(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         z = x @ theta[:-1] + theta[-1]
         return torch.nn.functional.softplus(z) - y.to(z.dtype) * z
 
-    def logits(self, w, x):
+    def logits(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         return w[:, :-1] @ x.T + w[:, -1:]
 
-    def predict(self, w, x):
+    def predict(self, w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         return (self.logits(w, x) > 0).long()
 
-    def global_losses(self, w, x, y):
+    def global_losses(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         z = self.logits(w, x)
         return torch.nn.functional.softplus(z) - y.to(z.dtype) * z
 
-    def batch_losses(self, theta, x, y, weight=None):
+    def batch_losses(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None = None,
+    ) -> torch.Tensor:
         z = torch.bmm(x, theta[:, :-1, None])[..., 0] + theta[:, -1:]
         nll = torch.nn.functional.softplus(z) - y.to(z.dtype) * z
         mean = nll.mean(-1) if weight is None else (nll * weight).sum(-1)
         return mean + self.penalty(theta)
 
-    def loss_grad(self, theta, x, y, weight=None):
+    def loss_grad(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         z = torch.bmm(x, theta[:, :-1, None])[..., 0] + theta[:, -1:]
         yf = y.to(z.dtype)
         nll = torch.nn.functional.softplus(z) - yf * z
@@ -255,7 +306,15 @@ class LogisticRegression(Model):
         g = torch.cat([torch.bmm(resid[:, None, :], x)[:, 0], resid.sum(-1, keepdim=True)], -1)
         return (nll * weight).sum(-1) + self.penalty(theta), g + self.ridge * theta
 
-    def local_sgd(self, theta, x, y, weight, lr, steps):
+    def local_sgd(
+        self,
+        theta: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        weight: torch.Tensor | None,
+        lr: float,
+        steps: int,
+    ) -> torch.Tensor:
         """Fused steps on x = [features, 1]: r = σ(Xθ) − y, θ ← (1 − lr·ridge)·θ − lr·Xᵀr/B.
 
         >>> import torch

@@ -76,7 +76,7 @@ def two_class_shares(n_clients: int, n_classes: int, *, seed: int = 0) -> np.nda
     holders = holds.sum(axis=0)
     if (holders == 0).any():
         raise InputError(f"{n_clients} clients with two classes each leave a class unused")
-    return holds / holders
+    return np.asarray(holds / holders)
 
 
 def two_class_balanced_shares(n_clients: int, n_classes: int, *, seed: int = 0) -> np.ndarray:
@@ -225,7 +225,9 @@ def federate(
     )
 
 
-def subsample(images: ImageArrays, n_train: int | None, n_test: int | None, seed: int = 0):
+def subsample(
+    images: ImageArrays, n_train: int | None, n_test: int | None, seed: int = 0
+) -> ImageArrays:
     """A random subset of at most ``n_train`` / ``n_test`` images (None: all)."""
     rng = generator(seed, "sim/partitions/subsample")
 

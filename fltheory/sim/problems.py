@@ -21,7 +21,7 @@ from fltheory.sim import cpu_kernels
 from fltheory.sim.batches import RoundBatches
 from fltheory.sim.budget import chunk_bytes
 from fltheory.sim.data import FederatedData
-from fltheory.sim.models import LogisticRegression, Model, SoftmaxRegression
+from fltheory.sim.models import LogisticRegression, Model, RandomStart, SoftmaxRegression
 
 #: Largest number of padded feature entries a full-batch local step may gather at once.
 MAX_FULL_BATCH_ENTRIES = 50_000_000
@@ -91,7 +91,7 @@ def check_alpha(alpha: np.ndarray, n: int) -> np.ndarray:
         raise InputError(f"alpha must have one entry per client ({n}), got shape {a.shape}")
     if not (np.isfinite(a).all() and (a > 0).all()):
         raise InputError("alpha must hold positive finite numbers")
-    return a / a.sum()
+    return np.asarray(a / a.sum())
 
 
 @dataclass(eq=False)
@@ -170,15 +170,19 @@ class QuadraticSim:
             return self._h[clients] * diff
         return torch.einsum("mij,mj->mi", self._h[clients], diff)
 
-    def loss_grad(self, theta, clients, idx=None):
+    def loss_grad(
+        self, theta: torch.Tensor, clients: torch.Tensor, idx: Any = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         diff = theta - self._u[clients]
         g = self._hv(diff, clients)
         return 0.5 * (diff * g).sum(-1), g
 
-    def losses(self, theta, clients, idx=None):
+    def losses(self, theta: torch.Tensor, clients: torch.Tensor, idx: Any = None) -> torch.Tensor:
         return self.loss_grad(theta, clients)[0]
 
-    def local_sgd(self, theta, clients, idx, lr: float, steps: int):
+    def local_sgd(
+        self, theta: torch.Tensor, clients: torch.Tensor, idx: Any, lr: float, steps: int
+    ) -> torch.Tensor:
         diff = theta - self._u[clients]
         if self._kind == "identity":
             return self._u[clients] + (1.0 - lr) ** steps * diff
@@ -203,10 +207,11 @@ class QuadraticSim:
         return None
 
     def distance(self, w: torch.Tensor) -> torch.Tensor:
-        return torch.linalg.vector_norm(w - self._w_star, dim=-1)
+        norm: torch.Tensor = torch.linalg.vector_norm(w - self._w_star, dim=-1)
+        return norm
 
     # --- per-client definitions (reference loop) -------------------------------------------
-    def client_loss(self, k: int, theta: torch.Tensor, idx=None) -> torch.Tensor:
+    def client_loss(self, k: int, theta: torch.Tensor, idx: Any = None) -> torch.Tensor:
         diff = theta - self._u[k]
         if self._kind == "identity":
             return 0.5 * diff @ diff
@@ -320,8 +325,10 @@ class DataProblem:
 
     def initial_params(self) -> np.ndarray:
         """w₀: the model's random start when it has one (CNNs), else zeros (convex models)."""
-        init = getattr(self.model, "initial_params", None)
-        return np.zeros(self.n_params) if init is None else init(self.init_seed)
+        model = self.model
+        if isinstance(model, RandomStart):
+            return model.initial_params(self.init_seed)
+        return np.zeros(self.n_params)
 
     # --- batched ---------------------------------------------------------------------------
     def _full_batch(self, clients: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -340,7 +347,9 @@ class DataProblem:
             )
         return idx[clients], weight[clients]
 
-    def _gather(self, clients, idx):
+    def _gather(
+        self, clients: Any, idx: Any
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
         weight = None
         if idx is None:
             idx, weight = self._full_batch(clients)
@@ -348,11 +357,13 @@ class DataProblem:
         shape = (*idx.shape, self._x.shape[1])
         return self._x.index_select(0, rows).view(shape), self._y[rows].view(idx.shape), weight
 
-    def loss_grad(self, theta, clients, idx=None):
+    def loss_grad(
+        self, theta: torch.Tensor, clients: torch.Tensor, idx: Any = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         x, y, weight = self._gather(clients, idx)
         return self.model.loss_grad(theta, x, y, weight)
 
-    def losses(self, theta, clients, idx=None):
+    def losses(self, theta: torch.Tensor, clients: torch.Tensor, idx: Any = None) -> torch.Tensor:
         return self.model.batch_losses(theta, *self._gather(clients, idx))
 
     @property
@@ -378,7 +389,9 @@ class DataProblem:
         weighted difference, index) fit in :attr:`local_bytes`."""
         return self._rows(4 * self.n_params * self._x_local.element_size())
 
-    def local_sgd(self, theta, clients, idx, lr: float, steps: int):
+    def local_sgd(
+        self, theta: torch.Tensor, clients: torch.Tensor, idx: Any, lr: float, steps: int
+    ) -> torch.Tensor:
         """E local SGD steps (eq. 2) for M rows, in chunks of :meth:`local_rows` rows: each
         chunk's minibatches for all steps are gathered at once and the model steps them
         (:meth:`~fltheory.sim.models.Model.local_sgd`). Rows are independent, so the chunking
@@ -400,7 +413,9 @@ class DataProblem:
             )
         return out
 
-    def local_sgd_plan(self, theta, clients: np.ndarray, idx: np.ndarray, lr: float, steps: int):
+    def local_sgd_plan(
+        self, theta: torch.Tensor, clients: np.ndarray, idx: np.ndarray, lr: float, steps: int
+    ) -> torch.Tensor:
         """:meth:`local_sgd` on a plan's (M, E, B) local indices of clients ``clients`` (M,), both
         numpy arrays (what the engine holds): the sample rows are computed in numpy and the
         linear models fetch [x, 1, y] in one gather (the same steps, the same numbers).
@@ -457,7 +472,9 @@ class DataProblem:
                 return self._local_rows(theta, rows, lr, steps)
         return self.local_sgd_plan(theta, clients, batches[rr, :, clients], lr, steps)
 
-    def _local_rows(self, theta: torch.Tensor, rows: np.ndarray, lr: float, steps: int):
+    def _local_rows(
+        self, theta: torch.Tensor, rows: np.ndarray, lr: float, steps: int
+    ) -> torch.Tensor:
         """Linear models' E steps on (M, E, B) sample rows: the compiled logistic kernel
         where it applies, else torch on [x, 1, y] gathered in chunks of :meth:`local_rows`
         rows."""
@@ -478,9 +495,11 @@ class DataProblem:
             if out is None:
                 return theta_s
             out[s : s + chunk] = theta_s
-        return out
+        return theta.clone() if out is None else out  # (no rows: nothing moved)
 
-    def _local_chunk(self, theta, clients, idx, lr: float, steps: int):
+    def _local_chunk(
+        self, theta: torch.Tensor, clients: torch.Tensor, idx: Any, lr: float, steps: int
+    ) -> torch.Tensor:
         weight = None
         if idx is None:
             full, weight = self._full_batch(clients)
@@ -584,13 +603,13 @@ class DataProblem:
         return None
 
     # --- per-client definitions (reference loop) -------------------------------------------
-    def _client_rows(self, k: int, idx) -> torch.Tensor:
+    def _client_rows(self, k: int, idx: Any) -> torch.Tensor:
         start = int(self._offsets[k])
         if idx is None:
             return torch.arange(start, start + int(self.data.train_counts[k]), device=self.device)
         return start + torch.as_tensor(idx, device=self.device)
 
-    def client_loss(self, k: int, theta: torch.Tensor, idx=None) -> torch.Tensor:
+    def client_loss(self, k: int, theta: torch.Tensor, idx: Any = None) -> torch.Tensor:
         rows = self._client_rows(k, idx)
         per = self.model.sample_losses(theta, self._x[rows], self._y[rows])
         return per.mean() + self.model.penalty(theta)

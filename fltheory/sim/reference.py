@@ -11,8 +11,6 @@ tests check 1e-10).
 
 import math
 import time
-from functools import partial
-from typing import Any
 
 import numpy as np
 import torch
@@ -21,25 +19,15 @@ from fltheory.errors import InputError
 from fltheory.sim.batches import BatchPlan
 from fltheory.sim.contract import SimProblem
 from fltheory.sim.knowledge import Knowledge
-from fltheory.sim.local_opt import EpochPlan, ReferenceLocal
+from fltheory.sim.local.base import ReferenceRound
+from fltheory.sim.local.select import local_method
+from fltheory.sim.local_opt import EpochPlan
 from fltheory.sim.registries import ALGORITHMS
 from fltheory.sim.results import RunResult
 from fltheory.sim.settings import AlgorithmSpec, ServerOptions, SimSettings
 from fltheory.sim.twins import RoundView, Twin
 
 METRICS = ("objective", "accuracy", "distance")
-
-
-def _local_model(
-    problem: SimProblem, k: int, w: torch.Tensor, batches: Any, lr: float, steps: int
-) -> torch.Tensor:
-    x = w.clone()
-    for j in range(steps):
-        x = x.detach().requires_grad_(True)
-        idx = None if batches is None else batches[j, k]
-        (g,) = torch.autograd.grad(problem.client_loss(k, x, idx), x)
-        x = x.detach() - lr * g
-    return x.detach()
 
 
 def server_update(
@@ -104,26 +92,19 @@ def run_reference(
     metrics: dict[str, np.ndarray] = {}
     weights = np.zeros((reps, rounds, n), dtype=np.float32)
     final, client_acc = [], []
-    opt = settings.optimiser
-    use_opt = opt.active or alg.corrects_gradients
+    method = local_method(settings, alg.corrects_gradients)
     for r in range(reps):
         w = torch.as_tensor(w0, device=problem.device, dtype=problem.dtype).clone()
         v = torch.zeros_like(w)
-        buffers = [torch.zeros_like(w) for _ in range(n)]  # local momentum, never reset
+        buffers = [torch.zeros_like(w) for _ in range(n)]  # the method's, never reset
         st = twin.start(alg, alpha, [float(p) for p in knowledge.pi(0, reps)[r]], w)
         col = 0
         for t in range(rounds):
             active = [k for k in range(n) if trace[r, t, k]]
             batches = None if plan is None else plan.rep_round(r, t)
             lr = spec.schedule.at(t)
-
-            local: Any
-            if use_opt:
-                local = ReferenceLocal(problem, batches, lr, settings.local_steps, opt, buffers)
-            else:
-                steps = settings.local_steps
-                local = partial(_local_model, problem, batches=batches, lr=lr, steps=steps)
-
+            job = ReferenceRound(problem, batches, lr, settings.local_steps, buffers)
+            local = method.reference_round(job)
             losses = {}
             if alg.needs_losses:
                 with torch.no_grad():

@@ -9,12 +9,14 @@
   ``build(params, ModelShape) -> Model``.
 * :data:`AVAILABILITY` — ``[availability]`` kinds (:mod:`fltheory.sim.plugins.availability`):
   ``build(params, AvailabilityContext) -> (process, client groups)``.
+* :data:`LOCAL_METHODS` — the clients' local work (:mod:`fltheory.sim.local`):
+  ``build(params, LocalContext) -> LocalMethod`` (the contract: :mod:`fltheory.sim.local.base`).
 
 Each registry imports every module of its package on first use, so a new plug-in is one module
 that calls ``REGISTRY.register(...)``; outside code registers the same way from its own module,
 loaded by entry point (groups ``fltheory.algorithms``, ``fltheory.problems``, ``fltheory.models``,
-``fltheory.availability``), ``--plugin`` or ``FLTHEORY_PLUGINS`` (:mod:`fltheory.plugins`). A
-plug-in algorithm needs no ``reference`` twin.
+``fltheory.availability``, ``fltheory.local_methods``), ``--plugin`` or ``FLTHEORY_PLUGINS``
+(:mod:`fltheory.plugins`). A plug-in algorithm needs no ``reference`` twin.
 
 >>> "fedavg" in ALGORITHMS and "digits" in PROBLEMS and "cnn" in MODELS
 True
@@ -34,6 +36,7 @@ if TYPE_CHECKING:  # the algorithm modules import this one to register themselve
     import torch
 
     from fltheory.sim.algorithms.base import Algorithm
+    from fltheory.sim.local.base import LocalMethod
     from fltheory.sim.models import Model
 
 #: (built object, named boolean client masks reported per group in the summary).
@@ -50,6 +53,9 @@ MODELS: "Registry[Model]" = Registry(
 )
 AVAILABILITY: Registry[Built] = Registry(
     "availability kind", package="fltheory.sim.plugins.availability", group="fltheory.availability"
+)
+LOCAL_METHODS: "Registry[LocalMethod]" = Registry(
+    "local method", package="fltheory.sim.local", group="fltheory.local_methods"
 )
 
 

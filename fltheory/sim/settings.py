@@ -1,7 +1,7 @@
 """Hyper-parameters shared by the vectorised engine and the reference loop."""
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -92,7 +92,9 @@ class SimSettings:
     authors' local mechanics (:mod:`fltheory.sim.local_opt`): ``local_epochs`` (> 0: shuffled
     epochs instead of E steps), local SGD ``local_momentum`` / ``local_weight_decay`` with
     persistent per-client buffers, and ``init`` ("default": the model's own w₀, zeros for the
-    linear models; "torch_default": ``nn.Linear``'s U(±1/√fan_in)).
+    linear models; "torch_default": ``nn.Linear``'s U(±1/√fan_in)). ``local_method`` names a
+    :data:`~fltheory.sim.registries.LOCAL_METHODS` entry with its ``local_params`` (None: chosen
+    by :func:`fltheory.sim.local.select.local_method` from the keys above, as always).
 
     >>> SimSettings(rounds=5, local_epochs=2, batch_size=32).optimiser
     LocalOptimiser(epochs=2, momentum=0.0, weight_decay=0.0)
@@ -106,6 +108,8 @@ class SimSettings:
     local_momentum: float = 0.0
     local_weight_decay: float = 0.0
     init: str = "default"
+    local_method: str | None = None
+    local_params: Mapping[str, object] | None = None
 
     def __post_init__(self) -> None:
         if self.rounds < 1 or self.local_steps < 1 or self.eval_every < 1:
@@ -126,4 +130,4 @@ class SimSettings:
     def eval_rounds(self) -> np.ndarray:
         """0-based rounds after which the model is evaluated (always the last one)."""
         t = np.arange(self.rounds)
-        return t[((t + 1) % self.eval_every == 0) | (t == self.rounds - 1)]
+        return np.asarray(t[((t + 1) % self.eval_every == 0) | (t == self.rounds - 1)])

@@ -23,7 +23,10 @@ from typing import Any
 
 import torch
 
-#: local(k, x): the model after E local SGD steps (eq. 2) of client k started from x.
+#: local(k, x): client k's model after its local work (eq. 2) started from x. The reference loop
+#: passes the run's local method one client at a time
+#: (:class:`fltheory.sim.local.base.ReferenceLocalFn`, which also takes a gradient correction and
+#: gives ``work(k)``: SCAFFOLD's twin checks for it with ``isinstance``).
 LocalStep = Callable[[int, torch.Tensor], torch.Tensor]
 State = dict[str, Any]
 

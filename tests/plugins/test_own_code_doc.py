@@ -15,7 +15,7 @@ from plugin_support import PACKAGE, ROOT
 from fltheory import plugins
 from fltheory.claims.claim import CLAIMS
 from fltheory.experiments.model import EXPERIMENTS
-from fltheory.sim.registries import ALGORITHMS, AVAILABILITY, MODELS, PROBLEMS
+from fltheory.sim.registries import ALGORITHMS, AVAILABILITY, LOCAL_METHODS, MODELS, PROBLEMS
 
 PAGE = (ROOT / "docs" / "own_code.md").read_text()
 
@@ -45,7 +45,7 @@ def test_the_toml_blocks_parse():
 
 
 def test_the_entry_point_groups_are_the_registries():
-    registries = (ALGORITHMS, PROBLEMS, AVAILABILITY, MODELS, EXPERIMENTS)
+    registries = (ALGORITHMS, PROBLEMS, AVAILABILITY, MODELS, LOCAL_METHODS, EXPERIMENTS)
     groups = {r.what: r.group for r in registries} | {"claim": CLAIMS.group}
     assert groups == plugins.GROUPS
     for group in plugins.GROUPS.values():

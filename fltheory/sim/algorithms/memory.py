@@ -23,12 +23,12 @@ from fltheory.sim.algorithms.base import Algorithm, RoundInput
 Memory = dict[str, Any]
 
 
-#: local(rr, kk, theta0, correction=None) → models after the round's local work of clients kk (M,)
-#: of repetitions rr (M,) started from theta0 (M, P). ``correction`` (M, P) is added to every local
-#: gradient (SCAFFOLD's c − c_i): only :class:`fltheory.sim.local_opt.LocalRunner` accepts one
-#: (it also gives each pair's K·η through ``work(rr, kk)``); three-argument functions are fine for
-#: every other algorithm.
-LocalFn = Callable[..., torch.Tensor]
+#: local(rr, kk, theta0) → models after the round's local work of clients kk (M,) of repetitions
+#: rr (M,) started from theta0 (M, P). The engine passes the run's local method
+#: (:class:`fltheory.sim.local.base.EngineLocal`, which also takes a gradient correction and
+#: gives ``work(rr, kk)``: SCAFFOLD checks for it with ``isinstance``); three-argument functions
+#: are fine for every other algorithm.
+LocalFn = Callable[[np.ndarray, np.ndarray, torch.Tensor], torch.Tensor]
 
 
 class MemoryAlgorithm(Algorithm):

@@ -8,9 +8,10 @@ its local step sizes, K_i its local steps this round — ragged under local epoc
 moves x by η̄ times the mean of Δy_i = y_i − x over S (line 16, η̄ = the server learning rate) and
 sets c ← c + (1/N)·Σ_{i∈S}(c_i⁺ − c_i) (line 17). A round with S = ∅ changes nothing.
 
-The corrections run through :class:`fltheory.sim.local_opt.LocalRunner` (the engine switches to
-it for algorithms with ``corrects_gradients``), so they combine with local epochs, momentum and
-weight decay; ``work(rr, kk)`` of the local function gives K_i·η_l.
+The corrections run through the run's local method (:mod:`fltheory.sim.local`; by default
+``torch_sgd`` for algorithms with ``corrects_gradients``, and only methods with
+``accepts_correction``), so they combine with local epochs, momentum and weight decay;
+``work(rr, kk)`` of the local function gives K_i·η_l.
 """
 
 from dataclasses import dataclass
@@ -19,11 +20,13 @@ from typing import Any, ClassVar
 import numpy as np
 import torch
 
+from fltheory.errors import InputError
 from fltheory.sim.algorithms.base import RoundInput
 from fltheory.sim.algorithms.fedavg import mean_active_weights
 from fltheory.sim.algorithms.memory import LocalFn, Memory, MemoryAlgorithm, rows_with_any
+from fltheory.sim.local.base import EngineLocal, ReferenceLocalFn
 from fltheory.sim.registries import ALGORITHMS, AlgorithmContext, NoParams
-from fltheory.sim.twins import RoundView, State, Twin
+from fltheory.sim.twins import LocalStep, RoundView, State, Twin
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,10 +65,12 @@ class Scaffold(MemoryAlgorithm):
             return delta, rows_with_any(inp.mask), q, memory
         dev = w.device
         r_t, k_t = torch.as_tensor(rr, device=dev), torch.as_tensor(kk, device=dev)
+        if not isinstance(local, EngineLocal):
+            raise InputError("SCAFFOLD needs a local method that takes gradient corrections")
         x = w[r_t]
         old = ci[r_t, k_t]
         y = local(rr, kk, x, correction=c[r_t] - old)
-        work = torch.as_tensor(local.work(rr, kk), device=dev, dtype=w.dtype)  # type: ignore[attr-defined]
+        work = torch.as_tensor(local.work(rr, kk), device=dev, dtype=w.dtype)
         new = old - c[r_t] + (x - y) / work[:, None]
         qk = torch.as_tensor(q[rr, kk], device=dev, dtype=w.dtype)
         delta.index_add_(0, r_t, (y - x) * qk[:, None])
@@ -83,12 +88,13 @@ class ScaffoldTwin(Twin):
         return {"c": torch.zeros_like(w), "ci": [torch.zeros_like(w) for _ in alpha]}
 
     def step(
-        self, alg: Scaffold, st: State, view: RoundView, w: torch.Tensor, local: Any
+        self, alg: Scaffold, st: State, view: RoundView, w: torch.Tensor, local: LocalStep
     ) -> tuple[torch.Tensor | None, dict[int, float]]:
-        # ``local`` is fltheory.sim.local_opt.ReferenceLocal: it takes a correction, gives work
         """Lines 5–17 for S = A_t."""
         if not view.active:
             return None, {}
+        if not isinstance(local, ReferenceLocalFn):
+            raise InputError("SCAFFOLD needs a local method that takes gradient corrections")
         dy, dc = torch.zeros_like(w), torch.zeros_like(w)
         for k in view.active:
             y = local(k, w, correction=st["c"] - st["ci"][k])

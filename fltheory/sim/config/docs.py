@@ -7,6 +7,7 @@ Regenerate after adding or changing a plug-in (a test fails while the page is ou
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -14,7 +15,7 @@ from pydantic.fields import FieldInfo
 from fltheory.config.schema import type_words
 from fltheory.registry import Registry
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
-from fltheory.sim.registries import ALGORITHMS, AVAILABILITY, MODELS, PROBLEMS
+from fltheory.sim.registries import ALGORITHMS, AVAILABILITY, LOCAL_METHODS, MODELS, PROBLEMS
 
 PAGE = Path(__file__).resolve().parents[3] / "docs" / "plugins.md"
 
@@ -25,11 +26,12 @@ Generated from the registries of `fltheory.sim.registries` by
 `python -m fltheory.sim.config.docs`; do not edit by hand (a test fails when this page is out of
 date). A config (`fltheory simulate --config FILE`, examples in `examples/sim_*.toml`) has the
 tables below; `[problem]` and `[availability]` name a plug-in with `kind`, each
-`[[algorithms]]` entry with `name`, and the other keys of the table are that plug-in's fields.
-Every unknown key, missing required key, wrong type or out-of-range value is an error naming the
-file, the table and the key. Your own algorithms, problems, availability kinds and models
-register the same way from a module of yours, loaded by `--plugin`, `FLTHEORY_PLUGINS` or entry
-points ([own_code.md](own_code.md)); a plug-in algorithm needs no reference twin.
+`[[algorithms]]` entry with `name`, the optional `[local]` table with `method`, and the other keys
+of the table are that plug-in's fields. Every unknown key, missing required key, wrong type or
+out-of-range value is an error naming the file, the table and the key. Your own algorithms,
+problems, availability kinds, models and local methods register the same way from a module of
+yours, loaded by `--plugin`, `FLTHEORY_PLUGINS` or entry points ([own_code.md](own_code.md)); a
+plug-in algorithm needs no reference twin.
 """
 
 
@@ -81,7 +83,7 @@ def fields_table(model: type[BaseModel]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def _registry(title: str, registry: Registry, key: str, note: str) -> list[str]:
+def _registry(title: str, registry: Registry[Any], key: str, note: str) -> list[str]:
     own = [entry for entry in registry if entry.builtin]  # fltheory's, not loaded plug-ins
     out = [f"## {title}\n", f"{note} Names: {', '.join(f'`{e.name}`' for e in own)}.\n"]
     for entry in own:
@@ -119,6 +121,15 @@ def plugins_markdown() -> str:
         "model",
         "Chosen by `model` in the `[problem]` table of a data problem, "
         "whose fields then go in that table too (`fltheory/sim/plugins/models/`).",
+    )
+    parts += _registry(
+        "Local methods",
+        LOCAL_METHODS,
+        "method",
+        "The optional `[local]` table: what each client does between two server steps "
+        "(`fltheory/sim/local/`, the contract in `fltheory/sim/local/base.py`). Without it a "
+        "run uses `sgd`, or `torch_sgd` when a `local_*` key of `[run]` is set or the "
+        "algorithm corrects gradients (SCAFFOLD).",
     )
     parts += _registry(
         "Availability",

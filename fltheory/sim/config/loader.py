@@ -23,9 +23,13 @@ from fltheory.registry import Entry, Registry
 from fltheory.resources import parse_bytes
 from fltheory.sim.budget import check_config_size
 from fltheory.sim.config.tables import AlgorithmOptions, RunTable, SimFile
+from fltheory.sim.contract import DataBacked
+from fltheory.sim.local.select import local_method
 from fltheory.sim.local_minima import local_minima
+from fltheory.sim.problems import DataProblem
 from fltheory.sim.registries import (
     ALGORITHMS,
+    LOCAL_METHODS,
     MODELS,
     PROBLEMS,
     AlgorithmContext,
@@ -148,14 +152,16 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     problem, groups = build_problem(
         top.problem, ProblemContext(top.seed, device, dtype), source, resolved["problem"]
     )
-    if top.memory_limit is not None and hasattr(problem, "memory_limit"):
+    if top.memory_limit is not None and isinstance(problem, DataProblem):
         problem.memory_limit = parse_bytes(top.memory_limit, "memory_limit")
     n = problem.n_clients
     process, process_groups = build_availability(
         top.availability, AvailabilityContext(n, top.seed, base), source, resolved["availability"]
     )
     settings = top.run.settings()
-    data_problem = getattr(problem, "data", None) is not None
+    if top.local is not None:
+        settings = build_local(top.local, settings, source, resolved)
+    data_problem = isinstance(problem, DataBacked)
     context = AlgorithmContext(
         n,
         settings.rounds,
@@ -194,9 +200,32 @@ def build(raw: dict[str, Any], base: Path = Path("."), source: Source = None) ->
     )
 
 
+def build_local(
+    data: dict[str, Any], settings: SimSettings, source: Source, resolved: dict[str, Any]
+) -> SimSettings:
+    """The settings with the ``[local]`` table's method and fields (validated: the method is
+    built once here), recorded in ``resolved["local"]``.
+
+    >>> from fltheory.sim.settings import SimSettings
+    >>> out: dict[str, Any] = {}
+    >>> build_local({"method": "proximal", "mu": 0.1}, SimSettings(rounds=1), None, out)
+    SimSettings(rounds=1, ..., local_method='proximal', local_params={'mu': 0.1})
+    >>> out["local"]
+    {'method': 'proximal', 'mu': 0.1}
+    """
+    entry, body = plugin(LOCAL_METHODS, data, "method", "local", source)
+    params = parse(entry.params, body, table="local", source=source)
+    values = params.model_dump(mode="json")
+    chosen = replace(settings, local_method=entry.name, local_params=values)
+    with located("local", source):
+        local_method(chosen, corrects_gradients=False)
+    resolved["local"] = {"method": entry.name, **values}
+    return chosen
+
+
 def plugin(
-    registry: Registry, data: dict[str, Any], key: str, table: str, source: Source
-) -> tuple[Entry, dict[str, Any]]:
+    registry: Registry[Any], data: dict[str, Any], key: str, table: str, source: Source
+) -> tuple[Entry[Any], dict[str, Any]]:
     """(registry entry named by ``data[key]``, the table's other keys).
 
     >>> entry, rest = plugin(PROBLEMS, {"kind": "digits", "n_clients": 5}, "kind", "problem", None)
@@ -255,7 +284,8 @@ def build_problem(
     if resolved is not None:
         resolved.update(params.model_dump(mode="json"))
     with located("problem", source):
-        return entry.build(params, ctx)
+        built: Built = entry.build(params, ctx)
+    return built
 
 
 def build_availability(

@@ -36,7 +36,7 @@ def torch_threads(n: int | None) -> Iterator[None]:
 
 def run_config(
     cfg: SimConfig, progress: Progress | None = None, checkpointer: Checkpointer | None = None
-) -> tuple[dict[str, Any], list]:
+) -> tuple[dict[str, Any], list[RunResult]]:
     """(summary, runs): the trace is drawn once and every algorithm runs on it. With a
     ``checkpointer`` the run continues from its checkpoints (finished algorithms, the state of
     the next one) and saves new ones (:mod:`fltheory.sim.checkpoint`).

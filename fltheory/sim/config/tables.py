@@ -8,7 +8,7 @@ them against that plug-in's schema.
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from fltheory.config import Strict
 from fltheory.defaults import LOCAL_LR, LOCAL_STEPS, SERVER_LR
@@ -161,3 +161,17 @@ class SimFile(Strict):
     algorithms: list[dict[str, Any]] = Field(
         min_length=1, description="[[algorithms]]: name = an algorithm, its fields and options"
     )
+    local: dict[str, Any] | None = Field(
+        None,
+        description="[local]: method = a local method, its fields (absent: 'sgd', or "
+        "'torch_sgd' with a local_* key of [run] or a gradient-correcting algorithm)",
+    )
+
+    @model_serializer(mode="wrap")
+    def _absent_local(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Dumps without ``local`` when the table is absent, so that the resolved config (and
+        its hash) of every config without one is what it was before the table existed."""
+        out: dict[str, Any] = handler(self)
+        if out.get("local") is None:
+            out.pop("local", None)
+        return out

@@ -7,7 +7,7 @@
 """
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
@@ -33,7 +33,7 @@ SCORING_DOC = (
 ALPHA_DOC = "target weights α of eq. (1): {choices}, or one positive number per client"
 
 
-def alpha_field(default: str, with_samples: bool = True):
+def alpha_field(default: str, with_samples: bool = True) -> Any:
     """A documented ``alpha`` field with default ``default``."""
     choices = "'samples' (∝ local data size), 'uniform'" if with_samples else "'uniform'"
     return Field(default, description=ALPHA_DOC.format(choices=choices))
@@ -127,7 +127,7 @@ def expand_groups(
     return values, {name: label == i for i, name in enumerate(names)}
 
 
-def rectangular(value: list, key: str, ndims: tuple[int, ...] = (2,)) -> np.ndarray:
+def rectangular(value: list[Any], key: str, ndims: tuple[int, ...] = (2,)) -> np.ndarray:
     """An array from nested lists of equal lengths with one of ``ndims`` levels.
 
     >>> rectangular([[1, 2], [3]], "u")

@@ -38,7 +38,7 @@ from fltheory.limits.quadratic import (
     markov_quadratic_limit,
 )
 from fltheory.markov.protocol import AvailabilityChain
-from fltheory.sim.availability import BernoulliLinks, UniformNoiseLinks
+from fltheory.sim.availability import BernoulliLinks, ChainBacked, UniformNoiseLinks
 from fltheory.sim.problems import QuadraticSim
 from fltheory.sim.settings import AlgorithmSpec, SimSettings
 from fltheory.sim.theory.rules import LimitRule, RuleContext, limit_rule
@@ -87,7 +87,7 @@ def availability_law(process: Any) -> AvailabilityLaw | None:
     make = LAWS.get(type(process))
     if make is not None:
         return make(process)
-    chain = getattr(process, "chain", None)
+    chain = process.chain if isinstance(process, ChainBacked) else None
     if isinstance(chain, AvailabilityChain):
         states = chain.n_states
         size = f"{states} states" if states is not None else f"e^{chain.log_n_states:.0f} states"
@@ -155,7 +155,7 @@ def _hessians(problem: QuadraticSim) -> np.ndarray | None:
     h = np.asarray(problem.hess, dtype=float)
     if h.ndim == 2:  # diagonals
         return np.stack([np.diag(row) for row in h])
-    return 0.5 * (h + h.transpose(0, 2, 1))
+    return np.asarray(0.5 * (h + h.transpose(0, 2, 1)))
 
 
 def _obstacle(spec: AlgorithmSpec, settings: SimSettings) -> str | None:
