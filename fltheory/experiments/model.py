@@ -22,6 +22,7 @@ import numpy as np
 
 from fltheory.config.schema import Strict
 from fltheory.errors import InputError
+from fltheory.experiments.diagnoses import read_notes
 from fltheory.registry import Registry
 
 #: Modes: ``quick`` (a smoke test: reduced size, for CI; direction only at a one-sided 80 %
@@ -302,9 +303,19 @@ class Experiment:
     panels: tuple[Panel, ...] = ()
     judge: Judge | None = None
     seeds: Mapping[str, int] = field(default_factory=lambda: {"quick": 6, "full": 10})
-    notes: str = ""
     #: Scripts that measured why its claims fail (linked from the verdict record).
     diagnoses: tuple[Diagnosis, ...] = ()
+
+    @property
+    def notes(self) -> str:
+        """What its runs and diagnoses found, read from ``docs/diagnoses/<id>.md``
+        (:mod:`fltheory.experiments.diagnoses`; empty without one): results are files, not
+        prose in the catalog.
+
+        >>> "−2.38 pp" in get("cafed:fig1a").notes
+        True
+        """
+        return read_notes(self.id)
 
     def setup(self, name: str) -> SetupSpec:
         if name not in self.setups:

@@ -443,59 +443,6 @@ def _authors(data: str, sweep: bool = False) -> SetupSpec:
     )
 
 
-#: Diagnoses (issue 12), measured with figures/cafed_infocom_fig1_diagnosis.py and
-#: figures/cafed_infocom_fig3_diagnosis.py (9 seeds unless stated; paired 95 % t-intervals).
-FIG1_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_infocom_fig1_diagnosis.py fig1, 9 seeds, excl(less available) − "
-    "excl(more available)): paper −0.067 [−0.098, −0.037] (left out: more available 0.21/0.20, "
-    "less available correlated 0.18, weakly 0.10; label-flipped data group 0.29 vs 0.13); "
-    "authors +0.103 [0.047, 0.159]. One mechanic at a time, the loss signal sets the sign: "
-    "paper + the code's signal (sklearn F*, full local test loss) and bias_const 1 → +0.146 "
-    "[0.085, 0.208]; authors + the paper's single-batch loss with running-minimum F̂* (P1:96) "
-    "→ −0.181 [−0.246, −0.116]. The bias factor sets how many are left out (paper + code signal "
-    "with 4κ̄²: −0.049 [−0.069, −0.029], participation 0.95); the population does not flip it "
-    "(paper mechanics + the code's population and groups: −0.107 [−0.142, −0.072]; authors + the "
-    "paper's population: +0.073 [−0.010, 0.156]). The running minimum of noisy single-batch "
-    "losses sits below the mean the more often a client is seen, so the paper's signal leaves "
-    "out the frequently seen (and the noisy-label) clients: Fig. 1's pattern comes from the "
-    "code's signal, not from the algorithm as the text describes it."
-)
-FIG2_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_infocom_fig1_diagnosis.py fig2): the former check 'TV(α, one "
-    "run's shares) <= 0.05' failed on trace noise: Unbiased (E[q_k] = α_k exactly) has a "
-    "single-run TV of 0.144 (paper) / 0.153 (authors) at 9 seeds and 0.148 / 0.144 at 30, "
-    "while the TV of its seed-mean shares falls as 1/√S (0.039 → 0.020). F3AST's 'contrary' "
-    "(−0.030) was the same artefact: its running participation estimate lowers one run's noise "
-    "(0.112) while its seed-mean departure is twice Unbiased's (0.040 vs 0.020). The judge now "
-    "tests departure on the seed mean (sign-flip p, Holm). At 30 seeds: paper: Unbiased 0.020 "
-    "(p 0.84), F3AST 0.040 (p 0.002), AdaFed 0.102 (p < 0.001), CA-Fed 0.055 (p 0.002) depart, "
-    "but CA-Fed's more-available share − α = −0.021 [−0.040, −0.002] (contrary: the paper "
-    "signal leaves out more-available clients, see fig1); authors: all five hold, CA-Fed's "
-    "share +0.031 [0.009, 0.054] (+0.030 [−0.033, 0.093] at 9 seeds: power)."
-)
-FIG3_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_infocom_fig3_diagnosis.py, synthetic, pp): the authors' +20.7 "
-    "was our bug: to_authors rebuilt F3AST as f3ast_code without its rates, so F3AST ran at "
-    "η = 0.3, η̄ = 1 under momentum + epochs (time-average 55.5 %, second-half sd 11.8) — "
-    "fixed here. With the script's 0.03/0.03: CA-Fed − F3AST time-average +0.24 [−0.38, 0.86] "
-    "(README +0.89 inside), − AdaFed −0.21 [−0.38, −0.05], final −1.00 [−1.71, −0.28]; over the "
-    "code's logged points +2.53 [1.86, 3.20] and +0.73 [0.41, 1.05]. That lead is the scripts' "
-    "rates: CA-Fed's η·η̄ = 3e-3 against 9e-4; with Unbiased and F3AST at CA-Fed's 0.01/0.3 "
-    "CA-Fed − F3AST = −0.38 [−0.57, −0.19] (logged −0.66 [−0.85, −0.46]). Paper setup: −1.46 "
-    "[−2.69, −0.23] (final −0.04 [−0.19, 0.10]: an early lag), −0.25 [−0.30, −0.20] with the "
-    "code's signal; digits −4.71 [−8.15, −1.27] (code's signal +0.02 [−0.09, 0.14])."
-)
-TABLE1_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_infocom_fig3_diagnosis.py): (a) holds everywhere (max within "
-    "1 pp). (b) authors: per-round time-average CA-Fed 75.92 vs AdaFed 76.13, F3AST 75.68, "
-    "Unbiased 75.74 % (README 76.22 / 74.81 / 75.33 / 75.33); CA-Fed − AdaFed −0.21 [−0.38, "
-    "−0.05]; paper −1.49 [−2.74, −0.24]. (c) authors: CA-Fed's second-half sd is the largest, "
-    "1.12 vs 0.31-0.71 pp (+0.81 [0.39, 1.23] vs F3AST), as in the authors' own pipeline "
-    "(spec B: 1.62 vs 0.79-0.93); it follows the rates: at equal rates 0.01/0.3 +0.09 [−0.11, "
-    "0.29], CA-Fed at 0.03/0.03 has sd 0.28. Paper: +0.016 [−0.013, 0.044] (no difference)."
-)
-
-
 register(
     Experiment(
         id="cafed-infocom:fig1",
@@ -521,7 +468,6 @@ register(
             ),
         ),
         seeds={"quick": 3, "full": 9},
-        notes=FIG1_DIAGNOSIS,
     )
 )
 
@@ -555,7 +501,6 @@ register(
         # The sign-flip test of `departure` cannot reach Holm p < 0.4 with 3 seeds (smallest p
         # 2/2³, times 3); F3AST's departure (TV ≈ 0.04) and CA-Fed's share (±0.02) need ~30.
         seeds={"quick": 6, "full": 30},
-        notes=FIG2_DIAGNOSIS,
     )
 )
 
@@ -590,7 +535,6 @@ register(
             Diagnosis("figures/cafed_infocom_fig3_diagnosis.py", "", "cafed_infocom_fig3.jsonl"),
         ),
         seeds={"quick": 3, "full": 9},
-        notes=FIG3_DIAGNOSIS,
     )
 )
 
@@ -632,8 +576,5 @@ register(
             Diagnosis("figures/cafed_infocom_fig3_diagnosis.py", "", "cafed_infocom_fig3.jsonl"),
         ),
         seeds={"quick": 3, "full": 9},
-        notes="Measured with the authors' own pipeline (spec B): CA-Fed's time-average lead "
-        "+0.78 pp is not significant over 5 seeds and its second-half sd is the largest. "
-        + TABLE1_DIAGNOSIS,
     )
 )

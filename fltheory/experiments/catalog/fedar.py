@@ -234,37 +234,6 @@ def fig2_sweep(setup: str, mode: str) -> list[tuple[str, dict[str, Any]]]:
     return [(f"p_min={p}", full_config(setup, p, FIG2_NAMES)) for p in FIG2_PMIN]
 
 
-#: Full-mode cost, measured and extrapolated (one CPU thread; the machine was shared, load 5-9
-#: on 2 cores, so wall times are 2-4× the CPU times).
-FULL_TIMES = (
-    " Full-mode cost: measured fedar:table3 --setup paper --mode full (Fashion-MNIST standing "
-    "in, softmax, N = 100, 4 algorithms, 5 seeds) at T = 20: 18 s CPU (141 s wall under load); "
-    "at T = 100: 78 s CPU (245 s wall): 0.75 s CPU per round, 3 s fixed, so T = 200 ≈ 2.6 min "
-    "CPU (0.57 ms per client-round of 5 local steps). Extrapolated by client-rounds for the "
-    "softmax full modes: fig2 and table2 ≈ 7 min each (fig2 measured: 482 s CPU, 1195 s wall "
-    "at T = 200), fig4 ≈ 20 min, fig5 ≈ 17 min, fig3 = table3. LeNet-5 costs 17 ms CPU per "
-    "local step of 64 (measured, 150× softmax): "
-    "paper-cifar10 table3 ≈ 10 h and fig2 ≈ 27 h CPU at T = 300, GPU advised; ResNet-18 costs "
-    "2.1 s CPU per step (120× LeNet-5): paper-svhn is GPU only (not measured on a GPU here)."
-)
-
-
-#: What the quick comparison shows with the balanced split and Scaffold (measured).
-FIG2_NOTES = (
-    "Quick mode (digits, softmax, N = 20, balanced split, T = 40, 6 seeds), paired FedAR − b "
-    "time-averaged accuracy, pp [60 % interval]: p_min = 0.1: MIFA +1.04 [0.74, 1.35], FedVARP "
-    "−0.17 [−0.35, 0.01], FedAvg-IS +9.9, FedAvg(S) +12.5, Scaffold −0.18 [−0.49, 0.14]; "
-    "p_min = 0.5: MIFA +0.11, FedVARP −0.044 [−0.081, −0.008], FedAvg-IS +3.7, FedAvg(S) +11.4, "
-    "Scaffold +0.49. FedAR beats MIFA and the FedAvg variants clearly, ties FedVARP (a "
-    "−0.04 pp contrary effect at p_min = 0.5 makes the verdict 'contradicted') and Scaffold "
-    "at p_min = 0.1. The spec's +0.33 ± 0.16 over FedVARP was measured on the unbalanced split. "
-    "Full mode (Fashion-MNIST standing in for MNIST, N = 100, T = 200, 5 seeds, 95 %): FedAR "
-    "beats MIFA (+0.29, +0.12 pp at p_min = 0.1, 0.5), FedVARP (+0.24, +0.11), FedAvg-IS "
-    "(+1.19, +0.27) and FedAvg(S) (+0.91, +0.68), but Scaffold beats FedAR (−0.90, −1.13 pp): "
-    "contradicted, against the paper's 'markedly superior to Scaffold' (AR:508-510)." + FULL_TIMES
-)
-
-
 def _tags(m: Measurements) -> list[str]:
     return list(dict.fromkeys(k.split("/")[0] for k in m.accuracy))
 
@@ -327,7 +296,6 @@ register(
         panels=(ACCURACY_PANEL,),
         judge=fig2_judge,
         seeds={"quick": 6, "full": 5},
-        notes=FIG2_NOTES,
     )
 )
 
@@ -413,8 +381,6 @@ register(
         panels=(ACCURACY_PANEL,),
         judge=table2_judge,
         seeds={"quick": 6, "full": 5},
-        notes="p = 0.0 and 3.46e-316 need t in the hundreds: the paper paired evaluation rounds."
-        + FULL_TIMES,
     )
 )
 
@@ -654,32 +620,6 @@ def _share_diagnostic(m: SeedMeasurements, mode: str) -> list[Check]:
     ]
 
 
-#: The diagnosis of the earlier "reversed variance" and what the quick mode measures now.
-TABLE3_NOTES = (
-    "Diagnosis (spec §6) of the earlier 'reversed variance' (examples/sim_fedar_table3.toml: "
-    "digits, 8-16 CNN, T = 100, 3 seeds, unbalanced two_classes split, per-client disjoint test "
-    "shares): (1) a statistical tie read from seed means (paired Var(FedAR) − Var(FedVARP) "
-    "+0.00008 ± 0.00027 over 6 seeds, sign changing per seed); (2) a ceiling: 91 % mean accuracy, "
-    "best 10 % = 100 % for all, so the class-bias mechanism behind Table 3 is inactive; (3) test-"
-    "sample noise: 13-25 test images per client make 60-70 % of the 'variance over clients' "
-    "binomial noise common to every algorithm; (4) the split was not the paper's (class 3 held "
-    "by 7 clients, class 7 by 2). Measured now (quick: softmax, N = 20, T = 50, 8 seeds, "
-    "p_min = 0.1, mean over seeds of Var over clients in %², paired log-ratio FedVARP/FedAR "
-    "with its 90 % interval): balanced split, class-test a_k: FedAR 42.6, MIFA 47.6, FedVARP "
-    "48.3, FedAvg-full 48.3, log-ratio +0.129 (+0.009, +0.250): the paper's ordering FedVARP > "
-    "FedAR appears; same runs on the disjoint test shares: 61.4 vs 66.2, +0.075 (−0.008, "
-    "+0.159): the test noise hides it at 90 %; unbalanced split, class-test: 51.6 vs 59.3, "
-    "+0.144 (+0.033, +0.254). So the model and regime (softmax at T = 50 vs the CNN at T = 100) "
-    "and the noisy per-client test sets made the reversal; the split alone did not. Still "
-    "unlike the paper: MIFA's variance is above FedAR's here (the paper has MIFA lowest, with "
-    "a 6.9-point lower mean), and FedAR's mean beats MIFA's by 0.4 pp, not 6.9. Full mode "
-    "(Fashion-MNIST standing in for MNIST, N = 100, 5 seeds, run at T = 100 of 200, 95 % "
-    "level): reproduced: FedAR − FedAvg-full mean +0.16 pp, log-Var ratio −0.058; FedAR − MIFA "
-    "+0.27 pp; log Var(FedVARP/FedAR) +0.051 (+0.007, +0.096); Var 102 (FedAR), 107 (MIFA, "
-    "FedVARP), 108 (FedAvg-full) %², mean 78 %." + FULL_TIMES
-)
-
-
 #: AR Table 3 (AR:557-560): mean ± std over clients, Var (%²), worst and best 10 % (± within).
 TABLE3: dict[str, dict[str, float]] = {
     "fedar": {"mean": 40.9, "std": 18.1, "var": 325.0, "worst10": 20.8, "best10": 67.7},
@@ -719,7 +659,6 @@ register(
         panels=(ACCURACY_PANEL, CLIENT_HISTOGRAM),
         judge=table3_judge,
         seeds={"quick": 8, "full": 5},
-        notes=TABLE3_NOTES,
     )
 )
 
@@ -814,7 +753,6 @@ register(
         panels=(ACCURACY_PANEL, CLIENT_HISTOGRAM),
         judge=fig3_judge,
         seeds={"quick": 8, "full": 5},
-        notes=FULL_TIMES.strip(),
     )
 )
 
@@ -937,7 +875,6 @@ register(
         panels=(ACCURACY_PANEL,),
         judge=fig4_judge,
         seeds={"quick": 4, "full": 5},
-        notes=FULL_TIMES.strip(),
     )
 )
 
@@ -967,6 +904,5 @@ register(
         panels=(ACCURACY_PANEL,),
         judge=fig5_judge,
         seeds={"quick": 4, "full": 5},
-        notes="The text says 'Fig. 3l' at AR:611: an OCR/label slip for Fig. 5." + FULL_TIMES,
     )
 )

@@ -298,7 +298,6 @@ register(
         ),
         judge=fig2_judge,
         seeds={"quick": 5, "full": 5},
-        notes="The panel's y values are distances; plot them on a log scale (PBC:276).",
     )
 )
 
@@ -527,7 +526,5 @@ register(
         panels=(Panel("accuracy", "accuracy", "test accuracy vs round (FedPBC on x̄)"),),
         judge=fig3_judge,
         seeds={"quick": 4, "full": 5},
-        notes="Scenario 2 equals scenario 1 in law (E X = 0, independent rounds); the paper's "
-        "claim at a tuned η over 1900 rounds is for the paper-tuned setup (spec §2).",
     )
 )
