@@ -23,7 +23,7 @@ def _listing() -> list[dict[str, Any]]:
             {
                 "id": e.id,
                 "title": e.title,
-                "source": e.source.to_dict(),
+                "source": e.source_record(),
                 "setups": {s: e.status(s) for s in (*SETUPS, *e.setups) if s in e.setups},
                 "requires": {s: list(e.setups[s].requires) for s in e.setups},
                 "numbers": len(e.numbers),

@@ -84,7 +84,7 @@ def experiments_markdown(verdicts: dict[tuple[str, str], str] | None = None) -> 
         for e in mine:
             module = module_of(e.id)
             path = "—" if module is None else module.replace(".", "/") + ".py"
-            where = f"{e.source.figure}, {e.source.section} ({e.source.lines})"
+            where = f"{e.source.label}, {e.source.section} ({e.where})"
             cells = (f"`{e.id}`", e.title, where, _verdicts(e, verdicts), f"`{path}`")
             parts.append("| " + " | ".join(_cell(x) for x in cells) + " |")
         parts.append("")

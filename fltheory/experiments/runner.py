@@ -323,7 +323,7 @@ def run_experiment(
     checks = experiment.judge(m, mode)
     record = {
         "id": experiment.id,
-        "source": experiment.source.to_dict(),
+        "source": experiment.source_record(),
         "setup": setup,
         "mode": mode,
         "verdict": verdict(checks, mode),

@@ -63,7 +63,9 @@ def test_every_issue13_id_is_registered():
 def test_source_numbers_claims_and_setups(experiment_id):
     e = get(experiment_id)
     assert e.source.seed_file.split(" ")[0] == SEED_FILES[experiment_id.split(":")[0]]
-    assert WHERE.search(e.source.lines), e.source.lines
+    assert WHERE.search(e.where), e.where
+    first, last = e.source.lines  # the span of the lines it cites
+    assert first <= last and str(first) in e.where and str(last) in e.where
     assert e.numbers and e.claims
     for item in (*e.numbers, *e.claims):
         assert WHERE.search(item.where), (experiment_id, item)

@@ -32,12 +32,12 @@ from fltheory.experiments.catalog.common import (
 from fltheory.experiments.grid import APPENDIX_G, Grid, SimulatorObjective, cached_grid_search
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -60,18 +60,18 @@ ALGORITHM_TABLES: dict[str, dict[str, Any]] = {
     "f3ast": {"k": 45, "beta": 0.005, "r0": "pi"},  # k = CA-Fed's mean count, β = O(1/T)
 }
 FIG1_CLAIMS = (
-    Claim(
+    PaperStatement(
         "Across all three datasets. CA-Fed consistently outperforms the baselines, achieving "
         "higher test accuracy (+1.56 pp on Synthetic; +0.94 pp on MNIST; +1.32 pp on CIFAR-10) "
         "compared to the second best performing method, AdaFed.",
         "P2:315",
     ),
-    Claim(
+    PaperStatement(
         "By opportunely excluding some of the 'less available and correlated' clients, CA-Fed "
         "achieves the best test accuracy by the end of the training time.",
         "P2:315",
     ),
-    Claim("More available ... leads to poor accuracy performance.", "P2:315"),
+    PaperStatement("More available ... leads to poor accuracy performance.", "P2:315"),
 )
 ACCURACY_PANEL = Panel("accuracy", "accuracy", "test accuracy vs communication round")
 GROUP_PANELS = (
@@ -302,7 +302,8 @@ register(
     Experiment(
         id="cafed:fig1a",
         title="CA-Fed vs baselines, test accuracy on LEAF Synthetic(0.5, 0.5)",
-        source=ton("V-B(a)", "Fig. 1(a)", "P2:300-315, P2:1553-1562, P2:1572-1584"),
+        source=ton("V-B(a)", "Fig. 1(a)"),
+        where="P2:300-315, P2:1553-1562, P2:1572-1584",
         numbers=(
             Number(
                 "ca_fed − adafed, final test accuracy",
@@ -392,7 +393,8 @@ register(
     Experiment(
         id="cafed:fig1b",
         title="CA-Fed vs baselines, test accuracy on MNIST (Fashion-MNIST stands in)",
-        source=ton("V-B(a)", "Fig. 1(b)", "P2:303-315, P2:1577, P2:1572-1575, P2:1582"),
+        source=ton("V-B(a)", "Fig. 1(b)"),
+        where="P2:303-315, P2:1577, P2:1572-1575, P2:1582",
         numbers=(
             Number("ca_fed − adafed, final test accuracy", 0.94, "pp", "P2:315"),
             Number("runs", 10, "runs", "P2:315"),
@@ -464,7 +466,8 @@ register(
     Experiment(
         id="cafed:fig1c",
         title="CA-Fed vs baselines, test accuracy on CIFAR-10",
-        source=ton("V-B(a)", "Fig. 1(c)", "P2:303-315, P2:1578, P2:1564-1575"),
+        source=ton("V-B(a)", "Fig. 1(c)"),
+        where="P2:303-315, P2:1578, P2:1564-1575",
         numbers=(
             Number("ca_fed − adafed, final test accuracy", 1.32, "pp", "P2:315"),
             Number("runs", 10, "runs", "P2:315"),
@@ -586,16 +589,17 @@ register(
     Experiment(
         id="cafed:fig1d",
         title="Cumulative aggregation weights by client group, Synthetic",
-        source=ton("V-B(a)", "Fig. 1(d)", "P2:303, P2:315, P2:1584"),
+        source=ton("V-B(a)", "Fig. 1(d)"),
+        where="P2:303, P2:315, P2:1584",
         numbers=(
             Number("ca_fed mean clients included", 45, "clients", "P2:1584"),
             Number("bar heights", None, "", "P2:303", "the figure's values are not in the text"),
         ),
         claims=(
-            Claim("Unbiased equalizes the importance for all clients", "P2:315"),
-            Claim("AdaFed indeed prioritizes the 'more available' clients", "P2:315"),
-            Claim("F3AST favors the 'less available, correlated' clients", "P2:315"),
-            Claim(
+            PaperStatement("Unbiased equalizes the importance for all clients", "P2:315"),
+            PaperStatement("AdaFed indeed prioritizes the 'more available' clients", "P2:315"),
+            PaperStatement("F3AST favors the 'less available, correlated' clients", "P2:315"),
+            PaperStatement(
                 "CA-Fed ... excluding some of the 'less available and correlated' clients", "P2:315"
             ),
         ),

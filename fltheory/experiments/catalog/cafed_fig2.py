@@ -24,12 +24,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -204,7 +204,8 @@ register(
     Experiment(
         id="cafed:fig2a",
         title="Convergence speed vs bias: CA-Fed over κ̄², Synthetic, T = 500",
-        source=ton("V-B(b)", "Fig. 2(a)", "P2:317, P2:322"),
+        source=ton("V-B(b)", "Fig. 2(a)"),
+        where="P2:317, P2:322",
         numbers=(
             Number(
                 "ca_fed(κ̄²=0.1) − unbiased at t = 40",
@@ -218,18 +219,20 @@ register(
             Number("runs", None, "runs", "P2:322", "not stated (assume 10)"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "More available achieves the fastest convergence at the expense of a large "
                 "non-vanishing bias error",
                 "P2:317",
             ),
-            Claim(
+            PaperStatement(
                 "Unbiased ... ultimately achieves the highest test accuracy at communication "
                 "round T = 500, but suffers from slower convergence",
                 "P2:317",
             ),
-            Claim("CA-Fed tends to exclude more clients for low values of κ̄²", "P2:317"),
-            Claim("For κ̄² = 10², CA-Fed reduces to Unbiased (their curves overlap)", "P2:317"),
+            PaperStatement("CA-Fed tends to exclude more clients for low values of κ̄²", "P2:317"),
+            PaperStatement(
+                "For κ̄² = 10², CA-Fed reduces to Unbiased (their curves overlap)", "P2:317"
+            ),
         ),
         setups=with_authors(
             {
@@ -252,7 +255,8 @@ register(
     Experiment(
         id="cafed:fig2b",
         title="Optimal κ̄² as a function of the training duration T",
-        source=ton("V-B(b)", "Fig. 2(b)", "P2:317, P2:322"),
+        source=ton("V-B(b)", "Fig. 2(b)"),
+        where="P2:317, P2:322",
         numbers=(
             Number(
                 "optimal κ̄² per T",
@@ -263,7 +267,7 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "the optimal value of κ̄² depends on the available time for training. Low "
                 "values of κ̄² speed-up convergence ... beneficial for short training durations "
                 "... For longer training periods, a larger value of κ̄² may be preferable "

@@ -25,12 +25,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -160,7 +160,8 @@ register(
     Experiment(
         id="cafed:fig3",
         title="Effect of data heterogeneity (γ = δ), Synthetic, T = 200",
-        source=ton("V-B(c)", "Fig. 3", "P2:319, P2:325, P2:329, P2:1562"),
+        source=ton("V-B(c)", "Fig. 3"),
+        where="P2:319, P2:325, P2:329, P2:1562",
         numbers=(
             Number("ca_fed(κ̄² ∈ {1, 10}) − unbiased at γ = δ = 0.25", 1.6, "pp", "P2:329"),
             Number("ca_fed(κ̄² ∈ {1, 10}) − unbiased at γ = δ = 0.5", 1.2, "pp", "P2:329"),
@@ -174,17 +175,17 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "in the extreme IID setting (γ = δ = 0) ... More available and CA-Fed "
                 "(κ̄² = 10⁻²) reach the highest test accuracy",
                 "P2:329",
             ),
-            Claim(
+            PaperStatement(
                 "In the extreme non-IID setting (γ = δ = 1) ... CA-Fed (κ̄² = 10²) and "
                 "Unbiased should be preferred",
                 "P2:329",
             ),
-            Claim(
+            PaperStatement(
                 "For γ = δ = {0.25, 0.5, 0.75}, CA-Fed (κ̄² = 1 or 10) achieves the highest "
                 "test accuracy",
                 "P2:329",

@@ -26,12 +26,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -192,7 +192,8 @@ register(
     Experiment(
         id="cafed:fig4a",
         title="Estimation error of π̂ and λ̂ vs prior observations t′",
-        source=ton("V-B(d)", "Fig. 4(a)", "P2:249-251, P2:327, P2:331, P2:349, P2:1536-1549"),
+        source=ton("V-B(d)", "Fig. 4(a)"),
+        where="P2:249-251, P2:327, P2:331, P2:349, P2:1536-1549",
         numbers=(
             Number(
                 "t′ grid",
@@ -203,7 +204,7 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "both errors decrease with an increasing number of observations, and the "
                 "estimation error for λ_k is larger than that for π_k",
                 "P2:349",
@@ -249,13 +250,14 @@ register(
     Experiment(
         id="cafed:fig4b",
         title="Test accuracy after T = 50 with estimators warmed by t′ observations, MNIST",
-        source=ton("V-B(d)", "Fig. 4(b)", "P2:327, P2:349"),
+        source=ton("V-B(d)", "Fig. 4(b)"),
+        where="P2:327, P2:349",
         numbers=(
             Number("t′ from which CA-Fed outperforms the baselines", 100, "observations", "P2:349"),
             Number("max_k 1/((1 − λ_k) π_k)", 100, "rounds", "P2:349"),
             Number("rounds T", 50, "rounds", "P2:327"),
         ),
-        claims=(Claim("CA-Fed outperforms the baselines for t′ ≥ 100", "P2:349"),),
+        claims=(PaperStatement("CA-Fed outperforms the baselines for t′ ≥ 100", "P2:349"),),
         setups=with_authors(
             {
                 "paper": SetupSpec(

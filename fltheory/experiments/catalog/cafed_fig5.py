@@ -21,12 +21,12 @@ from fltheory.experiments.catalog.cafed_fig1 import ALGORITHM_TABLES, fig1_judge
 from fltheory.experiments.catalog.common import AUTHORS_IMAGE_RATES, ton, with_authors
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -186,7 +186,8 @@ register(
     Experiment(
         id="cafed:fig5a-c",
         title="Spatial correlation: activity and CA-Fed inclusion rasters (data settings a, c)",
-        source=ton("V-B(e)", "Fig. 5(a)-(c)", "P2:341-347, P2:351, P2:353"),
+        source=ton("V-B(e)", "Fig. 5(a)-(c)"),
+        where="P2:341-347, P2:351, P2:353",
         numbers=(
             Number("clusters", 10, "clusters", "P2:351"),
             Number(
@@ -198,17 +199,17 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "CA-Fed starts considering the clients in cluster c̄ = 9 ... and sequentially "
                 "excludes, in order, all clients from clusters {9, 8, 7, 6}",
                 "P2:353",
             ),
-            Claim(
+            PaperStatement(
                 "(b) still excludes all clients from clusters c = {9, 7, 6}, but decides to "
                 "include clients from cluster c = 8 (a property of that data draw)",
                 "P2:353",
             ),
-            Claim(
+            PaperStatement(
                 "(c) CA-Fed can partially include clients from the more correlated clusters",
                 "P2:353",
             ),
@@ -252,13 +253,14 @@ register(
     Experiment(
         id="cafed:fig5d",
         title="Spatial correlation: test accuracy, MNIST (digits stands in), T = 100",
-        source=ton("V-B(e)", "Fig. 5(d)", "P2:347, P2:353"),
+        source=ton("V-B(e)", "Fig. 5(d)"),
+        where="P2:347, P2:353",
         numbers=(
             Number("ca_fed − adafed", 0.6, "pp", "P2:353"),
             Number("rounds T", 100, "rounds", "P2:347"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "CA-Fed can operate correctly in the presence of spatial correlation and still "
                 "outperforms the baselines (+0.6 pp w.r.t. AdaFed)",
                 "P2:353",

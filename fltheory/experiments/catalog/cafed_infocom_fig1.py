@@ -2,7 +2,7 @@
 which client groups CA-Fed leaves out (P1:112).
 
 >>> from fltheory.experiments.model import get
->>> get("cafed-infocom:fig1").source.figure
+>>> get("cafed-infocom:fig1").source.label
 'Fig. 1'
 """
 
@@ -21,12 +21,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     register,
 )
 from fltheory.experiments.stats import paired_difference
@@ -84,10 +84,11 @@ register(
     Experiment(
         id="cafed-infocom:fig1",
         title="Availability raster with CA-Fed's selections (binary synthetic)",
-        source=infocom("V", "Fig. 1", "P1:112"),
+        source=infocom("V", "Fig. 1"),
+        where="P1:112",
         numbers=(Number("N, T", None, "", "P1:100-112", "lost in extraction"),),
         claims=(
-            Claim(
+            PaperStatement(
                 "excluded clients tend to be those with low average availability or high "
                 "correlation",
                 "P1:112",

@@ -2,7 +2,7 @@
 α (P1:113), judged on the seed mean of the shares (a sign-flip test of the departure).
 
 >>> from fltheory.experiments.model import get
->>> get("cafed-infocom:fig2").source.figure
+>>> get("cafed-infocom:fig2").source.label
 'Fig. 2'
 """
 
@@ -23,12 +23,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     register,
 )
 from fltheory.experiments.stats import holm, paired_difference
@@ -138,13 +138,14 @@ register(
     Experiment(
         id="cafed-infocom:fig2",
         title="Time-averaged importance per client vs the target α",
-        source=infocom("V", "Fig. 2", "P1:113"),
+        source=infocom("V", "Fig. 2"),
+        where="P1:113",
         numbers=(Number("importance per client", None, "", "P1:113", "lost in extraction"),),
         claims=(
-            Claim(
+            PaperStatement(
                 "all the algorithms, except Unbiased, depart from the target importance", "P1:113"
             ),
-            Claim(
+            PaperStatement(
                 "CA-Fed tends to favor the group of 'more available' clients, at the expense "
                 "of the 'less available' clients",
                 "P1:113",

@@ -22,12 +22,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     register,
 )
 from fltheory.experiments.stats import paired_difference
@@ -77,7 +77,8 @@ register(
     Experiment(
         id="cafed-infocom:fig3",
         title="Time-average test accuracy up to round t (synthetic and MNIST)",
-        source=infocom("V", "Fig. 3", "P1:114"),
+        source=infocom("V", "Fig. 3"),
+        where="P1:114",
         numbers=(
             Number(
                 "ca_fed − f3ast time-average, synthetic",
@@ -89,7 +90,7 @@ register(
             Number("ca_fed − f3ast time-average, MNIST", 1.24, "pp", README, "62.76 − 61.52"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "CA-Fed ... about a percentage point higher than the second best algorithm (F3AST)",
                 "P1:114",
             ),

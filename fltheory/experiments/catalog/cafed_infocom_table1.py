@@ -22,12 +22,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     register,
 )
 from fltheory.experiments.stats import paired_difference
@@ -108,7 +108,8 @@ register(
     Experiment(
         id="cafed-infocom:table1",
         title="Maximum, time-average and second-half standard deviation of test accuracy",
-        source=infocom("V", "Table I", "P1:114-121"),
+        source=infocom("V", "Table I"),
+        where="P1:114-121",
         numbers=tuple(
             Number(f"{alg} {stat}, {data}", value, "%", README)
             for alg, rows in _TABLE1.items()
@@ -116,7 +117,7 @@ register(
             for stat, value in zip(_STATS, row, strict=True)
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "CA-Fed achieves a maximum accuracy which is comparable to the Unbiased "
                 "baseline and state-of-the-art AdaFed and F3AST, it gets a higher "
                 "time-average accuracy (... percentage points) in comparison to the second "

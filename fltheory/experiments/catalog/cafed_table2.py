@@ -36,11 +36,11 @@ from fltheory.experiments.grid import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -180,7 +180,8 @@ register(
     Experiment(
         id="cafed:table2",
         title="Learning rates of Fig. 1 (Table II) and the grid search that chose them",
-        source=ton("App. G1-B(c)", "Table II", "P2:1564-1584"),
+        source=ton("App. G1-B(c)", "Table II"),
+        where="P2:1564-1584",
         numbers=tuple(
             Number(f"{data} {alg} {which}", rate, "", "P2:1572-1575")
             for data, table in TABLE2.items()
@@ -189,7 +190,7 @@ register(
         )
         + RUN_TIMES,
         claims=(
-            Claim(
+            PaperStatement(
                 "For each method and task, we performed a grid search to determine the "
                 "optimal learning rates η and η̄ (judged: Table II's pair trains, i.e. reaches "
                 "half of the best grid point's gain)",

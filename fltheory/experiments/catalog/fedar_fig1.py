@@ -26,11 +26,11 @@ from fltheory.experiments.catalog.pbc_ar_common import AR_CODE, SeedMeasurements
 from fltheory.experiments.judges import CONFIDENCE
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -213,7 +213,8 @@ register(
     Experiment(
         id="fedar:fig1",
         title="Shapley value of client 0's update against its staleness (5 clients, 9 rounds)",
-        source=ar("3.2 (Motivation)", "Fig. 1", "AR:188-229"),
+        source=ar("3.2 (Motivation)", "Fig. 1"),
+        where="AR:188-229",
         numbers=(
             Number("clients", 5, "clients", "AR:194"),
             Number("rounds", 9, "rounds", "AR:194-202"),
@@ -221,10 +222,14 @@ register(
             Number("shares of the Shapley value", None, "%", "AR:211-212", "bar heights lost"),
         ),
         claims=(
-            Claim("gray bars in stale 1 through stale 5 (stale updates contribute)", "AR:219-220"),
-            Claim("the contribution of a client decreases with its staleness", "AR:213-215"),
-            Claim("at stale 6, the contribution of client 0 is negative", "AR:215"),
-            Claim("excessive staleness is detrimental", "AR:226"),
+            PaperStatement(
+                "gray bars in stale 1 through stale 5 (stale updates contribute)", "AR:219-220"
+            ),
+            PaperStatement(
+                "the contribution of a client decreases with its staleness", "AR:213-215"
+            ),
+            PaperStatement("at stale 6, the contribution of client 0 is negative", "AR:215"),
+            PaperStatement("excessive staleness is detrimental", "AR:226"),
         ),
         setups={
             "paper": SetupSpec(

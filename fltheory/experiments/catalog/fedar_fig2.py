@@ -16,9 +16,9 @@ from fltheory.experiments.catalog.pbc_ar_common import (
     ar,
 )
 from fltheory.experiments.model import (
-    Claim,
     Experiment,
     Number,
+    PaperStatement,
     register,
 )
 
@@ -27,7 +27,8 @@ register(
         id="fedar:fig2",
         title="Convergence of FedAR and the baselines (training loss, test accuracy), p_min = 0.1 "
         "and 0.5",
-        source=ar("6.1-6.2", "Fig. 2", "AR:475-522, AR:90-91"),
+        source=ar("6.1-6.2", "Fig. 2"),
+        where="AR:475-522, AR:90-91",
         numbers=(
             Number("clients N", 100, "clients", "AR:477"),
             Number("local steps K", 5, "steps", "AR:491"),
@@ -48,15 +49,15 @@ register(
             Number("rounds T", None, "rounds", "AR:522", "axes lost with the figure"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "FedAR has a similar convergence speed as FedAvg-IS, MIFA, and FedVARP",
                 "AR:507-508",
             ),
-            Claim(
+            PaperStatement(
                 "the convergence speed of FedAR is markedly superior to that of Scaffold",
                 "AR:508-510",
             ),
-            Claim("FedAR achieves the highest test accuracy (every panel)", "AR:513-519"),
+            PaperStatement("FedAR achieves the highest test accuracy (every panel)", "AR:513-519"),
         ),
         setups=paper_setups(fig2_sweep),
         panels=(ACCURACY_PANEL,),

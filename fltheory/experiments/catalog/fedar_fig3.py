@@ -16,10 +16,10 @@ from fltheory.experiments.catalog.pbc_ar_common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
+    PaperStatement,
     register,
 )
 
@@ -90,7 +90,8 @@ register(
     Experiment(
         id="fedar:fig3",
         title="Distribution of per-client accuracy (histogram and PDF), same runs as Table 3",
-        source=ar("6.2 (Bias Mitigation)", "Fig. 3", "AR:548, AR:578-590"),
+        source=ar("6.2 (Bias Mitigation)", "Fig. 3"),
+        where="AR:548, AR:578-590",
         numbers=(
             Number("accuracy threshold", 40, "%", "AR:580-581"),
             Number("band low", 25, "%", "AR:581-582"),
@@ -98,17 +99,19 @@ register(
             Number("histogram counts", None, "clients", "AR:548", "lost with the figure"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "Compared to MIFA, FedAR enables a larger number of clients to achieve a "
                 "prediction accuracy of 40 % or higher",
                 "AR:580-581",
             ),
-            Claim(
+            PaperStatement(
                 "Within the accuracy interval between 25 % and 65 %, the PDF curve of FedAR "
                 "surpasses that of FedVARP",
                 "AR:581-583",
             ),
-            Claim("The PDF curve of FedAR almost coincides with that of FedAvg", "AR:586-589"),
+            PaperStatement(
+                "The PDF curve of FedAR almost coincides with that of FedAvg", "AR:586-589"
+            ),
         ),
         setups=T3_SETUPS,
         panels=(ACCURACY_PANEL, CLIENT_HISTOGRAM),

@@ -21,10 +21,10 @@ from fltheory.experiments.catalog.pbc_ar_common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
+    PaperStatement,
     register,
 )
 
@@ -54,7 +54,8 @@ register(
     Experiment(
         id="fedar:fig4",
         title="Effect of the minimum participation probability p_min (0.1 to 0.5)",
-        source=ar("6.2 (Hyperparameter Evaluation)", "Fig. 4", "AR:592-609"),
+        source=ar("6.2 (Hyperparameter Evaluation)", "Fig. 4"),
+        where="AR:592-609",
         numbers=(
             Number("p_min range low", 0.1, "", "AR:603"),
             Number("p_min range high", 0.5, "", "AR:603"),
@@ -63,8 +64,12 @@ register(
             Number("p_min grid", None, "", "AR:600", "lost; probably {0.1, ..., 0.5}"),
         ),
         claims=(
-            Claim("FedAR consistently outperforms all the baselines for every p_min", "AR:605"),
-            Claim("a marginal enhancement in FedAR's performance as p_min increases", "AR:606"),
+            PaperStatement(
+                "FedAR consistently outperforms all the baselines for every p_min", "AR:605"
+            ),
+            PaperStatement(
+                "a marginal enhancement in FedAR's performance as p_min increases", "AR:606"
+            ),
         ),
         setups=paper_setups(fig4_sweep, svhn=False),
         panels=(ACCURACY_PANEL,),

@@ -28,10 +28,10 @@ from fltheory.experiments.catalog.pbc_ar_common import (
 from fltheory.experiments.judges import CONFIDENCE
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
+    PaperStatement,
     register,
 )
 from fltheory.experiments.stats import holm, paired_difference
@@ -92,7 +92,8 @@ register(
     Experiment(
         id="fedar:fig5",
         title="Effect of the number of clients N (80 to 120)",
-        source=ar("6.2 (Number of Clients N)", "Fig. 5", "AR:610-621"),
+        source=ar("6.2 (Number of Clients N)", "Fig. 5"),
+        where="AR:610-621",
         numbers=(
             Number("N low", 80, "clients", "AR:610-611"),
             Number("N high", 120, "clients", "AR:610-611"),
@@ -102,13 +103,15 @@ register(
             Number("baselines except FedVARP below", 40, "%", "AR:616-617"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "As N increases, all algorithms show an increasing trend in training loss and a "
                 "decreasing trend in test accuracy",
                 "AR:611-612",
             ),
-            Claim("FedAR achieves the best performance", "AR:612-613"),
-            Claim("the other baselines degrade significantly, FedAR only marginally", "AR:613-616"),
+            PaperStatement("FedAR achieves the best performance", "AR:612-613"),
+            PaperStatement(
+                "the other baselines degrade significantly, FedAR only marginally", "AR:613-616"
+            ),
         ),
         setups=paper_setups(fig5_sweep, svhn=False),
         panels=(ACCURACY_PANEL,),

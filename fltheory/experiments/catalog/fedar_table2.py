@@ -21,10 +21,10 @@ from fltheory.experiments.catalog.pbc_ar_common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
+    PaperStatement,
     register,
 )
 
@@ -103,10 +103,11 @@ register(
     Experiment(
         id="fedar:table2",
         title="Paired t-tests of FedAR against each baseline (p-values)",
-        source=ar("6.2", "Table 2", "AR:524-544"),
+        source=ar("6.2", "Table 2"),
+        where="AR:524-544",
         numbers=_table2_numbers(),
         claims=(
-            Claim(
+            PaperStatement(
                 "statistically significant (p < 0.001) compared to all the baselines, "
                 "consistently for both the datasets and both values of p_min",
                 "AR:540-542",

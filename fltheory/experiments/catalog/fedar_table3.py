@@ -17,10 +17,10 @@ from fltheory.experiments.catalog.pbc_ar_common import (
 from fltheory.experiments.judges import CONFIDENCE
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
+    PaperStatement,
     register,
 )
 from fltheory.experiments.stats import paired_difference
@@ -176,16 +176,19 @@ register(
     Experiment(
         id="fedar:table3",
         title="Accuracy statistics across clients: mean, variance, worst and best 10 %",
-        source=ar("6.2 (Bias Mitigation)", "Table 3", "AR:546-576"),
+        source=ar("6.2 (Bias Mitigation)", "Table 3"),
+        where="AR:546-576",
         numbers=tuple(
             Number(f"{alg} {col}", v, "%²" if col == "var" else "%", f"AR:{_T3_LINE[alg]}")
             for alg, row in TABLE3.items()
             for col, v in row.items()
         ),
         claims=(
-            Claim("FedAR's Mean, Worst 10 % and Best 10 % closely align with FedAvg", "AR:568-570"),
-            Claim("FedAR's mean is approximately 6 % higher than MIFA", "AR:571"),
-            Claim(
+            PaperStatement(
+                "FedAR's Mean, Worst 10 % and Best 10 % closely align with FedAvg", "AR:568-570"
+            ),
+            PaperStatement("FedAR's mean is approximately 6 % higher than MIFA", "AR:571"),
+            PaperStatement(
                 "FedVARP's mean is marginally higher than FedAR but its variance is considerably "
                 "higher (over 100 more)",
                 "AR:572-576",

@@ -22,11 +22,11 @@ from fltheory.experiments.catalog.pbc_ar_common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -259,17 +259,22 @@ register(
     Experiment(
         id="fedpbc:fig2",
         title="Counterexample: ‖x − x*‖ of FedPBC, FedAvg and Remark 1's variant, log scale",
-        source=pbc("VI (Counterexample)", "Fig. 2", "PBC:96-104, PBC:175, PBC:273-278"),
+        source=pbc("VI (Counterexample)", "Fig. 2"),
+        where="PBC:96-104, PBC:175, PBC:273-278",
         numbers=FIG2_NUMBERS,
         claims=(
-            Claim(
+            PaperStatement(
                 "FedPBC is unbiased and converges to the global optimum x* in all the "
                 "combinations of p0 and p1",
                 "PBC:278",
             ),
-            Claim("FedAvg will instead converge to a different point ... when p0 ≠ p1", "PBC:278"),
-            Claim("When p0 = p1, the two algorithms will converge to the same point", "PBC:278"),
-            Claim(
+            PaperStatement(
+                "FedAvg will instead converge to a different point ... when p0 ≠ p1", "PBC:278"
+            ),
+            PaperStatement(
+                "When p0 = p1, the two algorithms will converge to the same point", "PBC:278"
+            ),
+            PaperStatement(
                 "If we let only the sampled clients do local computations, the bias persists",
                 "PBC:278 (Remark 1, PBC:175)",
             ),

@@ -19,11 +19,11 @@ from fltheory.experiments.catalog.pbc_ar_common import (
 from fltheory.experiments.judges import CONFIDENCE, beats_all
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -195,7 +195,8 @@ register(
         id="fedpbc:fig3",
         title="Synthetic(1,1): FedPBC vs FedAvg, time-invariant (a) and time-varying (b) links, "
         "and FedPBC in both (c)",
-        source=pbc("VI (Synthetic (1,1))", "Fig. 3(a-c)", "PBC:280-294, PBC:34"),
+        source=pbc("VI (Synthetic (1,1))", "Fig. 3(a-c)"),
+        where="PBC:280-294, PBC:34",
         numbers=(
             Number("clients m", 30, "clients", "PBC:292"),
             Number("p_i, clients 1-15", 0.05, "", "PBC:287-288"),
@@ -216,10 +217,10 @@ register(
             Number("curves", None, "", "PBC:283", "metric and values lost with Fig. 3"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "Fig. 3a and Fig. 3b show that FedPBC consistently outperforms FedAvg", "PBC:294"
             ),
-            Claim(
+            PaperStatement(
                 "Fig. 3c says that FedPBC converges to the same point in either setting, showing "
                 "its ability to rectify the bias",
                 "PBC:294",
