@@ -11,7 +11,8 @@ local minima, full local train loss).
 Usage: python figures/cafed_fig4b_diagnosis.py [--t-primes 1000] [--seeds 12]
        [--signal paper|exact]
 Prints one JSON object per line and writes them to ``OUT/cafed_fig4b_diagnosis_<signal>.jsonl``
-(``--out``, default figures/out/).
+(``--out``, default figures/out/); ``--record`` also writes them, with provenance, to the
+experiment's results file ``docs/diagnoses/cafed_fig4b.json`` (keyed by the command).
 """
 
 import argparse
@@ -28,6 +29,7 @@ from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig4 import fig4b_configs
 from fltheory.experiments.data_sources import resolve
+from fltheory.experiments.diagnoses import write_result
 from fltheory.experiments.runner import measurements_of
 from fltheory.experiments.stats import paired_difference
 
@@ -63,6 +65,9 @@ def main(argv: list[str]) -> None:
         "minima with the full local train loss",
     )
     parser.add_argument("--out", type=Path, default=Path("figures/out"))
+    parser.add_argument(
+        "--record", action="store_true", help="also write docs/diagnoses/cafed_fig4b.json"
+    )
     args = parser.parse_args(argv)
     if args.seeds < 2:
         parser.error("--seeds must be >= 2")
@@ -83,6 +88,12 @@ def main(argv: list[str]) -> None:
     path = args.out / f"cafed_fig4b_diagnosis_{args.signal}.jsonl"
     write_atomic(path, "\n".join(lines) + "\n")
     print(f"wrote {path}", file=sys.stderr)
+    if args.record:
+        command = " ".join(["python figures/cafed_fig4b_diagnosis.py", f"--signal {args.signal}",
+                            f"--seeds {args.seeds}", "--t-primes",
+                            *map(str, args.t_primes)])  # fmt: skip
+        results = [json.loads(line) for line in lines]
+        print(f"wrote {write_result('cafed:fig4b', command, results)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

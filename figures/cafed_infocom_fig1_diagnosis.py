@@ -27,15 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fltheory.api.simulation import simulate
 from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
-from fltheory.experiments.catalog.cafed_infocom import (
-    _exclusion,
-    _masks,
-    _shares,
+from fltheory.experiments.catalog.cafed_infocom_common import (
     authors_infocom_config,
-    departure,
-    fig2_judge,
+    group_masks,
     infocom_config,
 )
+from fltheory.experiments.catalog.cafed_infocom_fig1 import exclusion_rate
+from fltheory.experiments.catalog.cafed_infocom_fig2 import client_shares, departure, fig2_judge
 from fltheory.experiments.runner import measurements_of
 from fltheory.experiments.stats import paired_difference
 
@@ -98,13 +96,13 @@ def fig1(seeds: int) -> list[str]:
     lines = []
     for row, cfg in fig1_rows().items():
         m = measurements_of(simulate(cfg, seeds=seeds, device="cpu", threads=1))
-        masks = _masks(m)
+        masks = group_masks(m)
         less = masks["less available, correlated"] | masks["less available, weakly correlated"]
         for a in cfg["algorithms"]:
             label = a["label"]
             iv = paired_difference(
-                _exclusion(m, label, less),
-                _exclusion(m, label, masks["more available"]),
+                exclusion_rate(m, label, less),
+                exclusion_rate(m, label, masks["more available"]),
                 confidence=0.95,
             )
             out = {
@@ -131,7 +129,7 @@ def fig2(seeds: int) -> list[str]:
         target = m.alpha / m.alpha.sum()
         out: dict[str, Any] = {"setup": setup, "seeds": seeds}
         for label in ("unbiased", "f3ast", "adafed", "ca_fed"):
-            deviation = _shares(m, label) - target
+            deviation = client_shares(m, label) - target
             tv, p, critical = departure(deviation)
             out[label] = {
                 "tv_per_run": round(float(0.5 * np.abs(deviation).sum(axis=1).mean()), 4),

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fltheory.api.simulation import simulate
 from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
-from fltheory.experiments.catalog.cafed_infocom import authors_infocom_config, infocom_config
+from fltheory.experiments.catalog.cafed_infocom_common import authors_infocom_config, infocom_config
 from fltheory.experiments.model import Measurements
 from fltheory.experiments.runner import measurements_of
 from fltheory.experiments.stats import paired_difference

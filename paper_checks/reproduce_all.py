@@ -120,6 +120,7 @@ def run_full(pairs: list[tuple[str, str]], runs: Path) -> None:
     from fltheory.atomic import STATUS_RUNNING, is_complete, prepare_result_dir, write_manifest
     from fltheory.experiments.grid import CACHE_DIR
     from fltheory.experiments.model import get
+    from fltheory.experiments.plots import panel_png
     from fltheory.experiments.record import record_name
     from fltheory.experiments.runner import owned_files, run_experiment, write_reproduction
 
@@ -133,7 +134,7 @@ def run_full(pairs: list[tuple[str, str]], runs: Path) -> None:
         prepare_result_dir(folder, overwrite=True, owned=owned, keep=(CACHE_DIR,))
         write_manifest(folder, [], status=STATUS_RUNNING)
         rep = run_experiment(experiment_id, setup=setup, mode="full", cache_dir=folder / CACHE_DIR)
-        write_reproduction(rep, folder)
+        write_reproduction(rep, folder, draw=panel_png)
         print(f"    {rep.record['verdict']} ({rep.record['cpu_seconds']} CPU s)", file=sys.stderr)
 
 

@@ -23,7 +23,7 @@ def _listing() -> list[dict[str, Any]]:
             {
                 "id": e.id,
                 "title": e.title,
-                "source": e.source.to_dict(),
+                "source": e.source_record(),
                 "setups": {s: e.status(s) for s in (*SETUPS, *e.setups) if s in e.setups},
                 "requires": {s: list(e.setups[s].requires) for s in e.setups},
                 "numbers": len(e.numbers),
@@ -240,6 +240,7 @@ def _run(
 ) -> None:
     """Run the experiment into the opened ``folder``, print its verdict."""
     from fltheory.experiments.grid import CACHE_DIR
+    from fltheory.experiments.plots import panel_png
     from fltheory.experiments.runner import run_experiment, write_reproduction
 
     cache = folder.path / CACHE_DIR
@@ -254,7 +255,7 @@ def _run(
             cache_dir=cache,
             data_dir=data_dir,
         )
-    files = write_reproduction(rep, folder)
+    files = write_reproduction(rep, folder, draw=panel_png)
     if json_out:
         emit_json({**rep.record, "files": [str(p) for p in files]})
     else:

@@ -1,6 +1,8 @@
 """``docs/experiments.md``: every registered experiment by paper — id, what it shows, where it
 is in the paper, the full-size verdict of each setup in the record
-(``docs/reproduce_results.json``, built from the run records) and the module that defines it.
+(``docs/reproduce_results.json``, built from the run records) and the module that defines it —
+then each experiment's notes and diagnoses, read from its files in ``docs/diagnoses/``
+(:mod:`fltheory.experiments.diagnoses`).
 
 Regenerate after adding or changing an experiment, or after regenerating the record (a test
 fails while the page is out of date)::
@@ -12,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from fltheory.experiments.diagnoses import notes_path, read_notes, result_path
 from fltheory.experiments.model import Experiment, all_experiments, module_of
 from fltheory.papers import PAPER_TABLE
 
@@ -27,7 +30,9 @@ Generated from the experiment registry (`fltheory.experiments`) and the record
 test fails when this page is out of date). `fltheory reproduce ID --setup S --full` runs one
 and judges it over seeds; `fltheory reproduce --list` lists them with what each setup needs.
 The verdicts are the record's full-size ones (see [reproduce_results.md](reproduce_results.md)
-for the checks behind them); a setup without one says why.
+for the checks behind them); a setup without one says why. Under each paper's table, the notes
+and diagnoses of its experiments, from their files in [diagnoses/](diagnoses/) (each says the
+command that measured its numbers).
 """
 
 
@@ -79,11 +84,27 @@ def experiments_markdown(verdicts: dict[tuple[str, str], str] | None = None) -> 
         for e in mine:
             module = module_of(e.id)
             path = "—" if module is None else module.replace(".", "/") + ".py"
-            where = f"{e.source.figure}, {e.source.section} ({e.source.lines})"
+            where = f"{e.source.label}, {e.source.section} ({e.where})"
             cells = (f"`{e.id}`", e.title, where, _verdicts(e, verdicts), f"`{path}`")
             parts.append("| " + " | ".join(_cell(x) for x in cells) + " |")
         parts.append("")
+        parts += _diagnoses(mine)
     return "\n".join(parts)
+
+
+def _diagnoses(experiments: list[Experiment]) -> list[str]:
+    """The notes section of a paper: per experiment with a diagnosis page, its notes and links
+    to the page and to the recorded results (when a diagnosis run left them)."""
+    parts: list[str] = []
+    for e in experiments:
+        notes = read_notes(e.id)
+        if not notes:
+            continue
+        links = [f"[{notes_path(e.id).name}](diagnoses/{notes_path(e.id).name})"]
+        if result_path(e.id).is_file():
+            links.append(f"[{result_path(e.id).name}](diagnoses/{result_path(e.id).name})")
+        parts += [f"### `{e.id}`: notes and diagnosis ({', '.join(links)})", "", notes, ""]
+    return parts
 
 
 def main() -> None:

@@ -1,8 +1,9 @@
 """What an experiment of the registry is: the paper's numbers and claims as data, the setups that
 run it, the panels it plots and the judge that decides it.
 
-* :class:`Experiment` — a stable ID (``cafed:fig1a``), where it is in the paper, the paper's
-  reported :class:`Number` s and qualitative :class:`Claim` s (each with its place in the text),
+* :class:`Experiment` — a stable ID (``cafed:fig1a``), where it is in the paper (a
+  :class:`fltheory.papers.Source`), the paper's reported :class:`Number` s and quoted
+  :class:`PaperStatement` s (each with its place in the text),
   one :class:`SetupSpec` per setup (``paper``, ``authors``), the :class:`Panel` s and a judge;
 * :class:`Measurements` — what a run measured, per algorithm and seed, as the judge reads it;
 * :class:`Check` — one judged claim: ``{claim, paper, measured, ci, holds}``;
@@ -13,8 +14,9 @@ that imports every module of :mod:`fltheory.experiments.catalog`: adding an expe
 (or extending) one module there.
 """
 
+import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -22,6 +24,8 @@ import numpy as np
 
 from fltheory.config.schema import Strict
 from fltheory.errors import InputError
+from fltheory.experiments.diagnoses import read_notes
+from fltheory.papers import Source
 from fltheory.registry import Registry
 
 #: Modes: ``quick`` (a smoke test: reduced size, for CI; direction only at a one-sided 80 %
@@ -97,8 +101,13 @@ class Number:
 
 
 @dataclass(frozen=True)
-class Claim:
-    """A qualitative statement of the paper, quoted, with its place in the text."""
+class PaperStatement:
+    """A qualitative statement of the paper, quoted, with its place in the text (``file:line``)
+    — what an experiment judges; an executable claim is :class:`fltheory.claims.Claim`.
+
+    >>> PaperStatement("CA-Fed beats AdaFed", "P2:315").to_dict()["where"]
+    'P2:315'
+    """
 
     text: str
     where: str
@@ -107,24 +116,38 @@ class Claim:
         return {"text": self.text, "where": self.where}
 
 
-@dataclass(frozen=True)
-class Source:
-    """Where an experiment is in the paper: the seed file, section, figure/table and lines."""
+#: How the verdict records name each paper and its seed file: (citation, what the seed file is;
+#: its line prefix). The seed file itself comes from :data:`fltheory.papers.PAPER_TABLE`.
+RECORD_NAMES: dict[str, tuple[str, str]] = {
+    "cafed": ("Rodio et al., CA-Fed, IEEE/ACM ToN 32(2), 2024", "HAL, with appendices; P2"),
+    "cafed-infocom": (
+        "Rodio et al., CA-Fed, IEEE INFOCOM 2023",
+        "P1; most numbers lost in extraction",
+    ),
+    "fedpbc": (
+        "Xiang, Ioannidis, Yeh, Joe-Wong, Su, Towards Bias Correction of FedAvg over Nonuniform "
+        "and Time-Varying Communications (FedPBC; short version, full version arXiv:2306.00280)",
+        "PBC",
+    ),
+    "fedar": (
+        "FedAR: client update Approximation and Rectification",
+        "AR; OCR: figures, most exponents and the appendix lost",
+    ),
+}
 
-    paper: str
-    seed_file: str
-    section: str
-    figure: str
-    lines: str
 
-    def to_dict(self) -> dict[str, str]:
-        return {
-            "paper": self.paper,
-            "seed_file": self.seed_file,
-            "section": self.section,
-            "figure": self.figure,
-            "lines": self.lines,
-        }
+def span(where: str) -> tuple[int, int]:
+    """The first and last line numbers of ``where`` (``P2:300-315, P2:1553``): the ``lines``
+    of an experiment's :class:`~fltheory.papers.Source`.
+
+    >>> span("P2:300-315, P2:1553-1562, P2:1577")
+    (300, 1577)
+    """
+    pairs = re.findall(r":(\d+)(?:-(\d+))?", where)
+    numbers = [int(x) for pair in pairs for x in pair if x]
+    if not numbers:
+        raise ValueError(f"no line numbers in {where!r}")
+    return min(numbers), max(numbers)
 
 
 @dataclass(frozen=True)
@@ -295,16 +318,49 @@ class Experiment:
 
     id: str
     title: str
+    #: The figure or table: paper, section, label and the span of its lines in the seed text.
     source: Source
     numbers: tuple[Number, ...]
-    claims: tuple[Claim, ...]
+    claims: tuple[PaperStatement, ...]
     setups: Mapping[str, SetupSpec]
     panels: tuple[Panel, ...] = ()
     judge: Judge | None = None
     seeds: Mapping[str, int] = field(default_factory=lambda: {"quick": 6, "full": 10})
-    notes: str = ""
     #: Scripts that measured why its claims fail (linked from the verdict record).
     diagnoses: tuple[Diagnosis, ...] = ()
+    #: Every place of the seed text it draws on (``P2:300-315, P2:1553-1562``): ``source.lines``
+    #: is their span.
+    where: str = ""
+
+    def __post_init__(self) -> None:
+        if self.source.lines is None and self.where:  # the span of ``where``
+            object.__setattr__(self, "source", replace(self.source, lines=span(self.where)))
+
+    def source_record(self) -> dict[str, str]:
+        """Its place in the paper as the verdict record and ``reproduce --list --json`` print it.
+
+        >>> get("fedpbc:fig2").source_record()["seed_file"]
+        '004_7f83552c6af82f79.txt (PBC)'
+        """
+        citation, note = RECORD_NAMES[self.source.paper]
+        return {
+            "paper": citation,
+            "seed_file": f"{self.source.seed_file} ({note})",
+            "section": self.source.section,
+            "figure": self.source.label,
+            "lines": self.where,
+        }
+
+    @property
+    def notes(self) -> str:
+        """What its runs and diagnoses found, read from ``docs/diagnoses/<id>.md``
+        (:mod:`fltheory.experiments.diagnoses`; empty without one): results are files, not
+        prose in the catalog.
+
+        >>> "−2.38 pp" in get("cafed:fig1a").notes
+        True
+        """
+        return read_notes(self.id)
 
     def setup(self, name: str) -> SetupSpec:
         if name not in self.setups:
@@ -361,7 +417,7 @@ EXPERIMENTS: Registry[Experiment] = Registry(
 def register(experiment: Experiment) -> Experiment:
     """Add ``experiment`` to :data:`EXPERIMENTS` (IDs are registered once).
 
-    >>> get("cafed:fig1a").source.figure
+    >>> get("cafed:fig1a").source.label
     'Fig. 1(a)'
     """
     EXPERIMENTS.register(

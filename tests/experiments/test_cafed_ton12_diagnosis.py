@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from fltheory.experiments import judges
-from fltheory.experiments.catalog import cafed_fig1, cafed_fig2
+from fltheory.experiments.catalog import cafed_fig1
+from fltheory.experiments.diagnoses import notes_path
 from fltheory.experiments.model import Measurements, get
 
 
@@ -52,15 +53,11 @@ def test_fig1d_count_scales_with_n_and_is_reported_in_quick_mode():
     assert cafed_fig1.included_count(no_trace, "full") is None
 
 
-@pytest.mark.parametrize(
-    ("experiment", "constant"),
-    [
-        ("cafed:fig1b", cafed_fig1.FIG1B_DIAGNOSIS),
-        ("cafed:fig1d", cafed_fig1.FIG1D_DIAGNOSIS),
-        ("cafed:fig2a", cafed_fig2.FIG2A_DIAGNOSIS),
-        ("cafed:fig2b", cafed_fig2.FIG2B_DIAGNOSIS),
-    ],
-)
-def test_each_diagnosis_is_carried_in_the_notes(experiment: str, constant: str):
-    assert constant in get(experiment).notes
-    assert "figures/cafed_" in constant and "[" in constant  # the command and an interval
+@pytest.mark.parametrize("experiment", ["cafed:fig1b", "cafed:fig1d", "cafed:fig2a", "cafed:fig2b"])
+def test_each_diagnosis_is_carried_in_the_notes(experiment: str):
+    # The notes are read from the experiment's diagnosis page (results out of the code), which
+    # names the command that measured them and carries an interval.
+    notes = get(experiment).notes
+    assert "figures/cafed_" in notes and "[" in notes
+    page = notes_path(experiment).read_text(encoding="utf-8")
+    assert notes in page and "`python figures/cafed_" in page

@@ -5,8 +5,8 @@ Fig. 2 judge tells a departure of the importance from α from one run's trace no
 import numpy as np
 import pytest
 
-from fltheory.experiments.catalog.cafed_infocom import (
-    authors_infocom_config,
+from fltheory.experiments.catalog.cafed_infocom_common import authors_infocom_config
+from fltheory.experiments.catalog.cafed_infocom_fig2 import (
     departure,
     fig2_judge,
 )

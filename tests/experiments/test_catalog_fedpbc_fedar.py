@@ -8,9 +8,10 @@ import re
 import numpy as np
 import pytest
 
-from fltheory.experiments.catalog.fedar import TABLE3, client_stats, spread
+from fltheory.experiments.catalog.fedar_common import spread
 from fltheory.experiments.catalog.fedar_fig1 import shapley
-from fltheory.experiments.catalog.fedpbc import fig2_judge, tag
+from fltheory.experiments.catalog.fedar_table3 import TABLE3, client_stats
+from fltheory.experiments.catalog.fedpbc_fig2 import fig2_judge, tag
 from fltheory.experiments.catalog.pbc_ar_common import SeedMeasurements
 from fltheory.experiments.data_sources import FILE_KINDS
 from fltheory.experiments.judges import decide
@@ -62,7 +63,9 @@ def test_every_issue13_id_is_registered():
 def test_source_numbers_claims_and_setups(experiment_id):
     e = get(experiment_id)
     assert e.source.seed_file.split(" ")[0] == SEED_FILES[experiment_id.split(":")[0]]
-    assert WHERE.search(e.source.lines), e.source.lines
+    assert WHERE.search(e.where), e.where
+    first, last = e.source.lines  # the span of the lines it cites
+    assert first <= last and str(first) in e.where and str(last) in e.where
     assert e.numbers and e.claims
     for item in (*e.numbers, *e.claims):
         assert WHERE.search(item.where), (experiment_id, item)
@@ -95,7 +98,7 @@ def test_missing_pieces_are_listed():
 
 
 def test_fig3_tuned_config_gives_each_algorithm_its_rate():
-    from fltheory.experiments.catalog.fedpbc import FIG3_GRID, fig3_config
+    from fltheory.experiments.catalog.fedpbc_fig3 import FIG3_GRID, fig3_config
 
     config = fig3_config(2, "quick", {"fedpbc": 0.05, "fedavg": 0.005})
     rates = {a["label"]: a["lr"] for a in config["algorithms"]}  # type: ignore[union-attr]
@@ -106,7 +109,7 @@ def test_fig3_tuned_config_gives_each_algorithm_its_rate():
 
 
 def test_simulator_objective_scores_the_named_extra_metric():
-    from fltheory.experiments.catalog.fedpbc import fig3_config
+    from fltheory.experiments.catalog.fedpbc_fig3 import fig3_config
     from fltheory.experiments.grid import GridPoint, SimulatorObjective
 
     base = fig3_config(1, "quick")
@@ -364,7 +367,7 @@ def test_class_test_accuracy_against_a_per_client_loop():
     import torch
 
     from fltheory.api.simulation import simulate
-    from fltheory.experiments.catalog.fedar import class_test_accuracy, proxy_config
+    from fltheory.experiments.catalog.fedar_common import class_test_accuracy, proxy_config
 
     tables = proxy_config(0.1, ("fedar",), n_clients=10, rounds=3, eval_every=1)
     report = simulate(tables, seeds=2, device="cpu", threads=1)
@@ -414,21 +417,21 @@ def _svhn_fixture(folder, per_class: int = 4, seed: int = 1) -> None:
 @pytest.fixture
 def tiny_full(monkeypatch):
     """Full mode at toy size: N = 10 clients (h = 2), 2 rounds, three levels per sweep."""
-    from fltheory.experiments.catalog import fedar
+    from fltheory.experiments.catalog import fedar_common, fedar_fig4, fedar_fig5
 
-    monkeypatch.setattr(fedar, "FULL_CLIENTS", 10)
+    monkeypatch.setattr(fedar_common, "FULL_CLIENTS", 10)
     monkeypatch.setattr(
-        fedar,
+        fedar_common,
         "FULL",
         {
-            **fedar.FULL,
+            **fedar_common.FULL,
             "paper-cifar10": ("cifar10", "lenet5", 2, 1),
             # ResNet-18's 11 M parameters are GPU-sized: the toy run checks the SVHN path.
             "paper-svhn": ("svhn", "lenet5", 2, 1),
         },
     )
-    monkeypatch.setitem(fedar.FIG5_N, "full", (10, 15, 20))
-    monkeypatch.setitem(fedar.FIG4_PMIN, "full", (0.1, 0.3, 0.5))
+    monkeypatch.setitem(fedar_fig5.FIG5_N, "full", (10, 15, 20))
+    monkeypatch.setitem(fedar_fig4.FIG4_PMIN, "full", (0.1, 0.3, 0.5))
 
 
 @pytest.mark.slow

@@ -326,7 +326,8 @@ def test_histogram_panel_integrates_to_one_and_scales_apply():
 
     from fltheory.experiments.catalog.pbc_ar_common import SeedMeasurements
     from fltheory.experiments.model import Panel
-    from fltheory.experiments.runner import HISTOGRAM_BINS, panel_png, panel_rows
+    from fltheory.experiments.plots import panel_png
+    from fltheory.experiments.runner import HISTOGRAM_BINS, panel_rows
 
     rng = np.random.default_rng(4)
     values = rng.uniform(0, 100, size=(3, 40))
@@ -353,7 +354,7 @@ def test_accuracy_panel_with_many_series_keeps_its_axes(series):
     from matplotlib.image import imread
 
     from fltheory.experiments.model import Panel
-    from fltheory.experiments.runner import LEGEND_INSIDE, LEGEND_ROWS, panel_png
+    from fltheory.experiments.plots import LEGEND_INSIDE, LEGEND_ROWS, panel_png
 
     rows = [["label", "t", "mean", "sd"]] + [
         [f"t'={s}/algorithm", t, 0.5 + 0.01 * s, 0.05] for s in range(series) for t in (5, 50)

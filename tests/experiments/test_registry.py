@@ -61,7 +61,9 @@ def test_source_and_paper_data(experiment_id):
         "002_2f28135276b05638.txt",
         "001_4d8faa0e7730b5d7.txt",
     }
-    assert WHERE.search(e.source.lines), e.source.lines
+    assert WHERE.search(e.where), e.where
+    first, last = e.source.lines  # the span of the lines it cites
+    assert first <= last and str(first) in e.where and str(last) in e.where
     assert e.numbers or e.claims
     for item in (*e.numbers, *e.claims):
         assert WHERE.search(item.where), (experiment_id, item)
@@ -142,3 +144,19 @@ def test_status_strings():
     e = get("cafed:fig1c")
     assert e.status("paper").startswith("needs data: cifar10: no data_dir given")
     assert isinstance(e, Experiment) and e.status("nope") == "—"
+
+
+def test_the_record_prints_the_source_as_before():
+    # One citation class (fltheory.papers.Source); the verdict record keeps its text.
+    from fltheory.papers import Source
+
+    e = get("cafed:fig1a")
+    assert isinstance(e.source, Source) and e.source.paper == "cafed"
+    assert e.source.lines == (300, 1584)
+    assert e.source_record() == {
+        "paper": "Rodio et al., CA-Fed, IEEE/ACM ToN 32(2), 2024",
+        "seed_file": "002_2f28135276b05638.txt (HAL, with appendices; P2)",
+        "section": "V-B(a)",
+        "figure": "Fig. 1(a)",
+        "lines": "P2:300-315, P2:1553-1562, P2:1572-1584",
+    }

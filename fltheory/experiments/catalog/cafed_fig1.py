@@ -32,12 +32,12 @@ from fltheory.experiments.catalog.common import (
 from fltheory.experiments.grid import APPENDIX_G, Grid, SimulatorObjective, cached_grid_search
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -60,18 +60,18 @@ ALGORITHM_TABLES: dict[str, dict[str, Any]] = {
     "f3ast": {"k": 45, "beta": 0.005, "r0": "pi"},  # k = CA-Fed's mean count, β = O(1/T)
 }
 FIG1_CLAIMS = (
-    Claim(
+    PaperStatement(
         "Across all three datasets. CA-Fed consistently outperforms the baselines, achieving "
         "higher test accuracy (+1.56 pp on Synthetic; +0.94 pp on MNIST; +1.32 pp on CIFAR-10) "
         "compared to the second best performing method, AdaFed.",
         "P2:315",
     ),
-    Claim(
+    PaperStatement(
         "By opportunely excluding some of the 'less available and correlated' clients, CA-Fed "
         "achieves the best test accuracy by the end of the training time.",
         "P2:315",
     ),
-    Claim("More available ... leads to poor accuracy performance.", "P2:315"),
+    PaperStatement("More available ... leads to poor accuracy performance.", "P2:315"),
 )
 ACCURACY_PANEL = Panel("accuracy", "accuracy", "test accuracy vs communication round")
 GROUP_PANELS = (
@@ -235,26 +235,6 @@ def with_cafed(config: dict[str, Any], **options: Any) -> dict[str, Any]:
     return {**config, "algorithms": algorithms}
 
 
-#: Fig. 1(a) diagnosis, measured (figures/cafed_fig1a_diagnosis.py; CA-Fed − AdaFed, acc_end,
-#: 95 % paired t-interval, pp): carried into the experiment's notes.
-FIG1A_DIAGNOSIS = (
-    "Diagnosis (spec D; figures/cafed_fig1a_diagnosis.py, paper setup, data seed 0, T = 200, "
-    "10 seeds): CA-Fed − AdaFed = −2.38 pp [−3.53, −1.24] with the paper's minibatch signal and "
-    "running-minimum F̂*; −3.16 [−3.81, −2.51] with exact local minima + full train loss; −2.98 "
-    "[−3.74, −2.22] with exact minima + 20 % validation loss; −2.81 [−3.66, −1.96] with the "
-    "authors' sklearn F* + full test loss (no ridge). A noise-free signal moves the exclusions "
-    "to the 'less available, correlated' group (35 % → 38 % of its active rounds, 'more "
-    "available, weakly correlated' 11 % → 7 %) as the paper's narrative says, but the accuracy "
-    "gap stays: H1 (signal noise) does not explain the reversal. H3 (data seeds 1-10, T = 100, "
-    "4 runs each): mean −3.74 pp [−5.33, −2.14] (paper signal), −4.16 [−4.85, −3.48] (exact "
-    "minima + train loss); 0 of 10 data seeds positive: not one unlucky data draw. Authors "
-    "setup, full size (all samples, T = 200, 10 seeds, `--setup authors --full`): CA-Fed − "
-    "AdaFed −2.53 [−4.13, −0.93], F3AST best (P = 0.99); seed means per round: +3.9 pp at "
-    "t = 20, +1.0 at 50, −1.2 at 100, −2.5 at 200. The quick mode's +7.03 (n_k ≤ 400, T = 100) "
-    "is the early lead CA-Fed's 10× larger local rate (1e-3 vs AdaFed's 1e-4) buys; AdaFed "
-    "overtakes it. With one seeded grid for all algorithms (authors-grid) −2.78 [−4.23, −1.32]."
-)
-
 #: The code grid extended downwards (spec cafed:fig1a, authors' code) per mode.
 AUTHORS_GRID: dict[str, tuple[int, int, Grid, int]] = {
     "quick": (50, 10, Grid((1e-2, 1e-3, 1e-4), (1.0, 0.1)), 2),
@@ -291,16 +271,6 @@ def fig1a_authors_grid_config(mode: str) -> dict[str, Any]:
     return fig1a_authors_config(mode, found.selected())
 
 
-#: Fig. 1(a) under the authors' mechanics, quick mode (T = 100, n_k ≤ 400, 6 seeds; 60 % CIs).
-FIG1A_AUTHORS = (
-    "H2 (authors setup, quick): CA-Fed − AdaFed = +7.03 pp [5.32, 8.73] at spec D.1(b)'s rates "
-    "(CA-Fed at 10× AdaFed's η), −2.78 [−4.23, −1.32] at the rates of a seeded grid search "
-    "(authors-grid: CA-Fed 1e-2/0.1, AdaFed 1e-2/0.1, Unbiased 1e-3/0.1), and +3.94 at Table "
-    "II's rates where every algorithm diverges (13-18 % accuracy). The rates, not the "
-    "mechanics, move the ranking: with fair per-algorithm tuning CA-Fed is last, as in the "
-    "paper setup."
-)
-
 FIG1A_PAPER = SetupSpec(
     "paper",
     "eqs. 2-3, plain SGD, E = 2 minibatch steps of 32, running-minimum F̂*, oracle π and λ, "
@@ -310,33 +280,6 @@ FIG1A_PAPER = SetupSpec(
         "quick": lambda: fig1a_config(100, QUICK_1A, 10),
         "full": lambda: fig1a_config(200, ALL, 5),
     },
-)
-
-#: Fig. 1(b) diagnosis, measured (figures/cafed_fig1b_diagnosis.py, Fashion-MNIST, N = 30,
-#: 6,000/2,000 images; CA-Fed − AdaFed at acc_end, 95 % paired t-interval, pp).
-FIG1B_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_fig1b_diagnosis.py signal|rates|baselines|authors, Fashion-MNIST "
-    "stand-in, quick scale N = 30, T = 200, 8 seeds, 95 % paired t): the quick verdict's T = 60"
-    " mostly measures CA-Fed's start-up lag (running-minimum F̂* ties exclude nearly everyone "
-    "in the first rounds): −22.0 pp [−43.5, −0.5] at t = 20, −1.2 [−5.9, 3.4] at t = 60, +0.29 "
-    "[−2.69, 3.28] at T = 200 at the setup's η/η̄ = 0.5/1. Those rates are poor here (AdaFed "
-    "70.9 % vs 76.1 % at 0.1/1). At equal, better rates CA-Fed trails AdaFed: −0.89 [−1.34, "
-    "−0.44] at 0.1/1 and −1.05 [−1.79, −0.30] at 0.03/1. Table II's asymmetric rates (CA-Fed "
-    "0.1/1, AdaFed 0.03/1) give +1.87 [0.45, 3.28], the paper's sign, but that is the rate gap "
-    "(AdaFed itself gains +2.8 pp from 0.03 to 0.1), not CA-Fed's selection. A noise-free ε̂ "
-    "(exact minima + 20 % validation loss) cuts the exclusions (participation 0.85 → 0.94) and "
-    "the early lag (t = 20: −7.5 pp) but not the end gap (+0.72 [−2.28, 3.71]). CA-Fed excludes"
-    " mostly 'more available, correlated' clients (20-27 % of their active rounds), not the "
-    "'less available, correlated' ones the paper names (11 %). Authors mechanics (authors mode,"
-    " T = 200, 6 seeds): −1.40 [−3.69, 0.89], Unbiased − AdaFed −0.71 [−2.22, 0.81]; CA-Fed "
-    "leaves out 2.7 % (most in 'less available, correlated', 13 %) and tracks Unbiased, not "
-    "ahead of AdaFed. Full paper mode (N = 100, all images, T = 200, 10 seeds): "
-    "CA-Fed − AdaFed −0.01 [−1.48, 1.45] (the paper's +0.94 inside), 'contradicted' by the "
-    "ranking: More available is best (P = 0.998, +2.04 [0.28, 3.79] over CA-Fed); with "
-    "label-skew-only Dirichlet data, dropping the less-available clients costs little "
-    "(baselines mode, quick scale, T = 200, 8 seeds, setup rates: More available − CA-Fed +1.54"
-    " [−0.84, 3.91], More available 72.7 % vs Unbiased 70.6 %: excluding the less-available "
-    "clients costs nothing here, against −31 pp vs Unbiased on LEAF, fig2a)."
 )
 
 
@@ -359,7 +302,8 @@ register(
     Experiment(
         id="cafed:fig1a",
         title="CA-Fed vs baselines, test accuracy on LEAF Synthetic(0.5, 0.5)",
-        source=ton("V-B(a)", "Fig. 1(a)", "P2:300-315, P2:1553-1562, P2:1572-1584"),
+        source=ton("V-B(a)", "Fig. 1(a)"),
+        where="P2:300-315, P2:1553-1562, P2:1572-1584",
         numbers=(
             Number(
                 "ca_fed − adafed, final test accuracy",
@@ -442,10 +386,6 @@ register(
             Diagnosis("figures/cafed_fig1a_diagnosis.py", "h3", "cafed_fig1a_diagnosis_h3.jsonl"),
         ),
         seeds={"quick": 6, "full": 10},
-        notes="Known today (T = 200, 10 runs): CA-Fed 4th, −2.38 pp vs AdaFed; spec D. "
-        + FIG1A_DIAGNOSIS
-        + " "
-        + FIG1A_AUTHORS,
     )
 )
 
@@ -453,7 +393,8 @@ register(
     Experiment(
         id="cafed:fig1b",
         title="CA-Fed vs baselines, test accuracy on MNIST (Fashion-MNIST stands in)",
-        source=ton("V-B(a)", "Fig. 1(b)", "P2:303-315, P2:1577, P2:1572-1575, P2:1582"),
+        source=ton("V-B(a)", "Fig. 1(b)"),
+        where="P2:303-315, P2:1577, P2:1572-1575, P2:1582",
         numbers=(
             Number("ca_fed − adafed, final test accuracy", 0.94, "pp", "P2:315"),
             Number("runs", 10, "runs", "P2:315"),
@@ -501,8 +442,6 @@ register(
                 setups=("authors",),
             ),
         ),
-        notes="MNIST loads from --data-dir; without it Fashion-MNIST stands in (named in the "
-        "verdict's 'data'). " + FIG1B_DIAGNOSIS,
     )
 )
 
@@ -527,7 +466,8 @@ register(
     Experiment(
         id="cafed:fig1c",
         title="CA-Fed vs baselines, test accuracy on CIFAR-10",
-        source=ton("V-B(a)", "Fig. 1(c)", "P2:303-315, P2:1578, P2:1564-1575"),
+        source=ton("V-B(a)", "Fig. 1(c)"),
+        where="P2:303-315, P2:1578, P2:1564-1575",
         numbers=(
             Number("ca_fed − adafed, final test accuracy", 1.32, "pp", "P2:315"),
             Number("runs", 10, "runs", "P2:315"),
@@ -587,31 +527,6 @@ def included_count(m: Measurements, mode: str) -> Check | None:
         note=f"of {active:.2f} active clients per round; holds in [{low:g}, {high:g}] "
         "or when the interval contains the paper's number",
     )
-
-
-#: Fig. 1(d) diagnosis, measured (figures/cafed_fig1d_diagnosis.py count|trace).
-FIG1D_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_fig1d_diagnosis.py count|trace, quick T = 100, 6 seeds, 95 % t): "
-    "the verdict table's '45 clients vs 0.07' pairs the paper's count (P2:1584) with the first "
-    "check, AdaFed's 'more available' share − α share; the count itself is now checked first: "
-    "CA-Fed includes 39.6 [35.0, 44.2] clients per round of 50.2 active (0.79; the paper's 45 "
-    "is about 0.9 of 50); authors setup 44.0 [42.7, 45.2] of 54.3 (0.81), the paper's 45 "
-    "inside. Unbiased's weights are exactly α_k/π_k on active rounds (its share gap equals the "
-    "one recomputed from the trace alone, seed by seed), so its 'less available, correlated' "
-    "gap −0.022 [−0.058, 0.014] is availability-trace noise: over 600 trace draws the mean gap "
-    "is ≤ 0.005 in every group (sd 0.054 per run at T = 100) and the judge's |mean| ≤ 0.02 rule"
-    " fails on noise alone with probability 0.35 (6 seeds, T = 100) and 0.13 (10 seeds, T = "
-    "200, full); authors setup: gaps +0.037 [−0.004, 0.078] and −0.040 [−0.084, 0.005], same "
-    "trace identity, failure probability 0.38. CA-Fed's 'more available' surplus +0.015 "
-    "[−0.000, 0.030] (60 %) misses by quick-mode power. Full paper verdict 'contradicted' comes"
-    " from F3AST ('less available, correlated' share − α = −0.034 [−0.059, −0.010], −0.018 "
-    "[−0.032, −0.004] paired against Unbiased on the same traces): F3AST never leaves those "
-    "clients out, but its weight α_k/r_k shrinks as r_k rises during their bursts. The sign "
-    "depends on the unstated constant in β = O(1/T) (P2:1584; figures/cafed_fig1d_diagnosis.py "
-    "f3ast, same traces): β = 0.005 or 0.01: −0.034; β = 0.02: +0.005 [−0.027, 0.037]; β = "
-    "0.05: +0.717 [0.671, 0.763] (r_k decays between bursts, the paper's 'favors'); r₀ = α: "
-    "−0.053 [−0.065, −0.041]."
-)
 
 
 def fig1d_judge(m: Measurements, mode: str) -> list[Check]:
@@ -674,16 +589,17 @@ register(
     Experiment(
         id="cafed:fig1d",
         title="Cumulative aggregation weights by client group, Synthetic",
-        source=ton("V-B(a)", "Fig. 1(d)", "P2:303, P2:315, P2:1584"),
+        source=ton("V-B(a)", "Fig. 1(d)"),
+        where="P2:303, P2:315, P2:1584",
         numbers=(
             Number("ca_fed mean clients included", 45, "clients", "P2:1584"),
             Number("bar heights", None, "", "P2:303", "the figure's values are not in the text"),
         ),
         claims=(
-            Claim("Unbiased equalizes the importance for all clients", "P2:315"),
-            Claim("AdaFed indeed prioritizes the 'more available' clients", "P2:315"),
-            Claim("F3AST favors the 'less available, correlated' clients", "P2:315"),
-            Claim(
+            PaperStatement("Unbiased equalizes the importance for all clients", "P2:315"),
+            PaperStatement("AdaFed indeed prioritizes the 'more available' clients", "P2:315"),
+            PaperStatement("F3AST favors the 'less available, correlated' clients", "P2:315"),
+            PaperStatement(
                 "CA-Fed ... excluding some of the 'less available and correlated' clients", "P2:315"
             ),
         ),
@@ -734,6 +650,5 @@ register(
                 setups=("authors",),
             ),
         ),
-        notes=FIG1D_DIAGNOSIS,
     )
 )

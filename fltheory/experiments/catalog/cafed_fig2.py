@@ -24,12 +24,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -188,50 +188,6 @@ def fig2b_judge(m: Measurements, mode: str) -> list[Check]:
     ]
 
 
-#: Diagnoses, measured (figures/cafed_fig2_diagnosis.py --rounds 200 --seeds 6 --every 2
-#: --oracle: paper setup, paired seeds, 95 % t-intervals, pp vs Unbiased).
-FIG2_RUN = (
-    "figures/cafed_fig2_diagnosis.py --rounds 200 --seeds 6 --every 2 --oracle (paper setup, "
-    "paired, 95 % t)"
-)
-FIG2A_DIAGNOSIS = (
-    f"Diagnosis ({FIG2_RUN}): the verdict table's '+0.64' (authors +0.89) is the first primary "
-    "check, the participation ratio of κ̄² = 100 minus κ̄² = 0.01, not an accuracy gap. The t ="
-    " 40 check is a sign check (magnitude not judged) and its sign is opposite: quick "
-    "CA-Fed(κ̄² = 0.01) − Unbiased = −18.7 pp (authors −24.2); at the paper's κ̄² = 0.1 it is "
-    "−10.8 [−13.7, −7.9] (−18.1 with exact minima + validation loss). The cause is the "
-    "trade-off itself on our data: More available, which drops the less-available clients (48 %"
-    " of α), trails Unbiased already at t = 10 (−8.3 [−13.7, −3.0]) and by −20.7 at t = 40, "
-    "−31.0 at T = 200 (−1.2, −10.0, −20.1 at CA-Fed's rates). So the bias of any exclusion "
-    "outweighs its speed-up from t ≈ 10; the paper's 3.8 pp final deficit implies a bias about "
-    "8× smaller (the authors' generator: More available − Unbiased = −5.2 pp at t = 40). "
-    "CA-Fed(κ̄² = 100) fails 'reduces to Unbiased' (−15.5 pp at t = 10, participation 0.56 in "
-    "rounds 1-10) only through the running-minimum F̂* start-up: with exact minima it equals "
-    "Unbiased exactly (participation 1.0, difference 0.00 at every t). 'contradicted' stands. "
-    "Full paper mode (T = 500, 10 seeds): κ̄² = 0.1 − Unbiased at t = 40 = −10.68 [−12.74, "
-    "−8.62] pp; κ̄² = 100 − More available at T = 500 = +32.0 [30.9, 33.2] (paper +3.8); "
-    "overlap fails on the start-up (max gap 18.9 pp, participation 0.983)."
-)
-FIG2B_DIAGNOSIS = (
-    f"Diagnosis ({FIG2_RUN}): κ̂* = 100 at every evaluated round from t = 12 to 200 (one "
-    "exception, 10 at t = 164); κ̄² = 1 or 10 win only at t ≤ 10, where every CA-Fed run is in "
-    "its start-up phase (intervals ±20 pp). Not the grid: κ̄² = 100 already equals Unbiased "
-    "(exact minima: difference 0.00, participation 1.0), so larger κ̄² cannot change anything. "
-    "Not the sweep length: the cost of small κ̄² does not fade with T (κ̄² = 0.1: −10.8 [−13.7,"
-    " −7.9] pp at t = 40, −9.9 at T = 200; κ̄² = 1: −5.1, −2.2). Flat only at the top: κ̄² = 10"
-    " vs 100 is within noise (−3.1 vs −2.6 at t = 40, −0.6 vs −0.2 at T = 200), so κ̂* ∈ {10, "
-    "100} is noise-determined, but κ̄² ≤ 1 loses at every T ≥ 40. Same cause as fig2a: "
-    "excluding less-available clients costs more than it speeds up from t ≈ 10 on this problem,"
-    " so the optimal κ̄² has nothing to grow from; Spearman is undefined (constant κ̂*), hence "
-    "not_reproduced rather than contradicted. Full paper mode (T = 500, 10 seeds) "
-    "reads 'reproduced' (P(ρ > 0) = 0.97) on one point: κ̂*(10) = 1, where κ̄² = 1 leads κ̄² = "
-    "100 by 0.28 pp (34.06 vs 33.78 %, seed sd ≈ 20 pp) while every CA-Fed run is about 19 pp "
-    "below Unbiased (52.7 %) and κ̄² = 0.01, 0.1 are the slowest (30.0, 31.8 %); κ̂* = 100 at T"
-    " ≥ 20. The monotone-argmax test passes, but the claim's substance (small κ̄² converge "
-    "faster) is not seen at any T."
-)
-
-
 def _paper_setup() -> SetupSpec:
     return SetupSpec(
         "paper",
@@ -248,7 +204,8 @@ register(
     Experiment(
         id="cafed:fig2a",
         title="Convergence speed vs bias: CA-Fed over κ̄², Synthetic, T = 500",
-        source=ton("V-B(b)", "Fig. 2(a)", "P2:317, P2:322"),
+        source=ton("V-B(b)", "Fig. 2(a)"),
+        where="P2:317, P2:322",
         numbers=(
             Number(
                 "ca_fed(κ̄²=0.1) − unbiased at t = 40",
@@ -262,18 +219,20 @@ register(
             Number("runs", None, "runs", "P2:322", "not stated (assume 10)"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "More available achieves the fastest convergence at the expense of a large "
                 "non-vanishing bias error",
                 "P2:317",
             ),
-            Claim(
+            PaperStatement(
                 "Unbiased ... ultimately achieves the highest test accuracy at communication "
                 "round T = 500, but suffers from slower convergence",
                 "P2:317",
             ),
-            Claim("CA-Fed tends to exclude more clients for low values of κ̄²", "P2:317"),
-            Claim("For κ̄² = 10², CA-Fed reduces to Unbiased (their curves overlap)", "P2:317"),
+            PaperStatement("CA-Fed tends to exclude more clients for low values of κ̄²", "P2:317"),
+            PaperStatement(
+                "For κ̄² = 10², CA-Fed reduces to Unbiased (their curves overlap)", "P2:317"
+            ),
         ),
         setups=with_authors(
             {
@@ -289,7 +248,6 @@ register(
             Diagnosis("figures/cafed_fig2_diagnosis.py", "--oracle", "cafed_fig2_diagnosis.json"),
         ),
         seeds={"quick": 4, "full": 10},
-        notes=FIG2A_DIAGNOSIS,
     )
 )
 
@@ -297,7 +255,8 @@ register(
     Experiment(
         id="cafed:fig2b",
         title="Optimal κ̄² as a function of the training duration T",
-        source=ton("V-B(b)", "Fig. 2(b)", "P2:317, P2:322"),
+        source=ton("V-B(b)", "Fig. 2(b)"),
+        where="P2:317, P2:322",
         numbers=(
             Number(
                 "optimal κ̄² per T",
@@ -308,7 +267,7 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "the optimal value of κ̄² depends on the available time for training. Low "
                 "values of κ̄² speed-up convergence ... beneficial for short training durations "
                 "... For longer training periods, a larger value of κ̄² may be preferable "
@@ -330,6 +289,5 @@ register(
             Diagnosis("figures/cafed_fig2_diagnosis.py", "--oracle", "cafed_fig2_diagnosis.json"),
         ),
         seeds={"quick": 4, "full": 10},
-        notes=FIG2B_DIAGNOSIS,
     )
 )

@@ -25,12 +25,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -41,34 +41,6 @@ LEVELS = {"quick": (0.0, 0.5, 1.0), "full": (0.0, 0.25, 0.5, 0.75, 1.0)}
 KAPPAS = {"quick": (1.0,), "full": (1e-2, 1.0, 1e1, 1e2)}
 #: The paper's CA-Fed(κ̄² ∈ {1, 10}) − Unbiased per level (P2:329), pp.
 PAPER_GAIN = {0.25: 1.6, 0.5: 1.2, 0.75: 1.0}
-
-#: Diagnosis of the quick verdicts (figures/cafed_fig3_diagnosis.py); carried into the notes.
-FIG3_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_fig3_diagnosis.py). The quick headline −25.1 pp (paper) / −17.7 "
-    "(authors) is not the +1.6 pp claim but the first primary check, More available − Unbiased "
-    "at γ = δ = 0: −25.06 [−28.66, −21.47] / −17.67 [−18.41, −16.92] (3 seeds, one-sided 80 %). "
-    "CA-Fed(1) − Unbiased at γ = δ = 0.5 is −3.86 [−5.08, −2.63] in the paper setup (fig1a's "
-    "reversal: the same setup at T = 100, see cafed:fig1a's diagnosis) and +2.02 [1.06, 2.97] "
-    "(holds) in the authors'. Cause of the γ = δ = 0 contradiction, established: LEAF "
-    "Synthetic(0, 0) is not IID. Every client keeps its own labelling model W_k, b_k ~ N(μ_k, 1) "
-    "and feature mean v_k ~ N(B_k, I); γ only adds the same μ_k to every logit, which argmax "
-    "ignores, so at fixed δ the labels at γ = 1 equal those at γ = 0 (share 1.0000, fltheory's "
-    "and the authors' generator alike) and only δ moves the data (81 % / 66 % of labels kept at "
-    "γ = δ = 0.5 / 1). On FedProx's synthetic IID with the same sample counts (x ~ N(0, Σ), one "
-    "W_0 for all; T = 100, 5 seeds, 95 % paired) More available − Unbiased = +4.74 pp [4.45, "
-    "5.03], the paper's IID ranking, against −27.48 [−34.12, −20.85] on LEAF(0, 0), where "
-    "Unbiased's rates 0.03/5 give −19.94 [−22.21, −17.67] (not a rate artefact). The Spearman "
-    "trend check fails with it: the levels differ only through δ (a covariate shift); gaps "
-    "−25.1 / −27.6 / −26.6 pp at 0 / 0.5 / 1. So "
-    "the paper's reading of γ = δ = 0 as IID does not hold for the generator it and the "
-    "authors' code use; our setup follows the paper. Full paper (10 seeds, T = 200, 179 s): "
-    "contradicted; at 0 the better of More available / CA-Fed(0.01) − Unbiased = −25.55 "
-    "[−26.85, −24.24]; at 0.25 / 0.5 / 0.75 the better CA-Fed (κ̄² = 10) − Unbiased = −0.22 "
-    "[−0.70, 0.26], −0.66 [−1.15, −0.18], −0.48 [−0.77, −0.20] (paper +1.6 / +1.2 / +1.0): "
-    "with κ̄² = 10 CA-Fed is close to Unbiased, never ahead (cafed:fig1a's finding that "
-    "exclusions cost α-weighted accuracy); Spearman +0.9 (gaps −34.4 ... −28.6 pp). On the "
-    "IID control CA-Fed(0.01) − Unbiased is −2.35 [−2.79, −1.92] (−24.72 on LEAF(0, 0))."
-)
 
 
 def tag(level: float) -> str:
@@ -188,7 +160,8 @@ register(
     Experiment(
         id="cafed:fig3",
         title="Effect of data heterogeneity (γ = δ), Synthetic, T = 200",
-        source=ton("V-B(c)", "Fig. 3", "P2:319, P2:325, P2:329, P2:1562"),
+        source=ton("V-B(c)", "Fig. 3"),
+        where="P2:319, P2:325, P2:329, P2:1562",
         numbers=(
             Number("ca_fed(κ̄² ∈ {1, 10}) − unbiased at γ = δ = 0.25", 1.6, "pp", "P2:329"),
             Number("ca_fed(κ̄² ∈ {1, 10}) − unbiased at γ = δ = 0.5", 1.2, "pp", "P2:329"),
@@ -202,17 +175,17 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "in the extreme IID setting (γ = δ = 0) ... More available and CA-Fed "
                 "(κ̄² = 10⁻²) reach the highest test accuracy",
                 "P2:329",
             ),
-            Claim(
+            PaperStatement(
                 "In the extreme non-IID setting (γ = δ = 1) ... CA-Fed (κ̄² = 10²) and "
                 "Unbiased should be preferred",
                 "P2:329",
             ),
-            Claim(
+            PaperStatement(
                 "For γ = δ = {0.25, 0.5, 0.75}, CA-Fed (κ̄² = 1 or 10) achieves the highest "
                 "test accuracy",
                 "P2:329",
@@ -241,6 +214,5 @@ register(
             Diagnosis("figures/cafed_fig3_diagnosis.py", "iid", "cafed_fig3_diagnosis_iid.jsonl"),
         ),
         seeds={"quick": 3, "full": 10},
-        notes=FIG3_DIAGNOSIS,
     )
 )

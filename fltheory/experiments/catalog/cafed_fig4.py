@@ -26,12 +26,12 @@ from fltheory.experiments.catalog.common import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     per_mode,
     register,
@@ -144,26 +144,6 @@ def fig4a_judge(m: Measurements, mode: str) -> list[Check]:
 
 MNIST = "MNIST (digits / Fashion-MNIST stand in), Dirichlet(0.5), N = 100"
 
-#: Diagnosis of the quick verdicts (figures/cafed_fig4b_diagnosis.py); in the notes.
-FIG4B_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_fig4b_diagnosis.py; fig4b's quick config, Fashion-MNIST, N = "
-    "30, T = 30, 12 paired seeds, 95 %). Quick paper: CA-Fed − AdaFed −0.75 pp [−1.85, 0.36] "
-    "at t′ = 1000, −1.49 at 100, −5.27 at 10 (6 seeds, one-sided 80 %); authors +0.08 at "
-    "1000. Hypothesis: as t′ grows fig4b tends to the oracle comparison (cafed:fig1b, where "
-    "CA-Fed already trails AdaFed). Measured, paper signal: −2.70 [−5.98, 0.58] at t′ = 1000 "
-    "(participants/active 0.835), −9.93 [−21.14, 1.28] at 10⁴ (0.670), −13.85 [−24.23, −3.47] "
-    "with the oracle π, λ (0.542; half of even the more available clients left out, single "
-    "seeds −52 and −64 pp). The better the estimates, the more CA-Fed leaves out and the "
-    "worse it does: the reverse of the claim, no power problem. With a noise-free signal "
-    "(exact F_k*, full local train loss) at t′ = 1000: −0.71 [−2.23, 0.82], participation "
-    "0.944. With the oracle and that signal: −4.65 [−7.57, −1.74], participation 0.938: at "
-    "the oracle CA-Fed trails AdaFed even without the signal's exclusions, so the α/π̂ "
-    "weighting itself costs accuracy there. Not established: why sharper π̂, λ̂ make the "
-    "paper signal exclude more, and why the oracle weights cost more than t′ = 1000's. Full "
-    "paper (10 seeds, N = 100, T = 50, all five algorithms, 548 s): contradicted; CA-Fed − "
-    "best baseline at t′ = 100, 316, 1000, 3162, 10⁴: −7.96 [−16.43, 0.52], −7.20 [−19.57, "
-    "5.17], −2.33 [−4.57, −0.08], −1.43 [−4.09, 1.22], −2.47 [−5.39, 0.45] pp."
-)
 #: Fig. 4(b) per mode: (t′ values, rounds, clients, algorithms); the figure's t′ axis in full.
 FIG4B: dict[str, tuple[tuple[int, ...], int, int, tuple[str, ...]]] = {
     "quick": ((10, 100, 1000), 30, 30, ("ca_fed", "adafed")),
@@ -212,7 +192,8 @@ register(
     Experiment(
         id="cafed:fig4a",
         title="Estimation error of π̂ and λ̂ vs prior observations t′",
-        source=ton("V-B(d)", "Fig. 4(a)", "P2:249-251, P2:327, P2:331, P2:349, P2:1536-1549"),
+        source=ton("V-B(d)", "Fig. 4(a)"),
+        where="P2:249-251, P2:327, P2:331, P2:349, P2:1536-1549",
         numbers=(
             Number(
                 "t′ grid",
@@ -223,7 +204,7 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "both errors decrease with an increasing number of observations, and the "
                 "estimation error for λ_k is larger than that for π_k",
                 "P2:349",
@@ -269,13 +250,14 @@ register(
     Experiment(
         id="cafed:fig4b",
         title="Test accuracy after T = 50 with estimators warmed by t′ observations, MNIST",
-        source=ton("V-B(d)", "Fig. 4(b)", "P2:327, P2:349"),
+        source=ton("V-B(d)", "Fig. 4(b)"),
+        where="P2:327, P2:349",
         numbers=(
             Number("t′ from which CA-Fed outperforms the baselines", 100, "observations", "P2:349"),
             Number("max_k 1/((1 − λ_k) π_k)", 100, "rounds", "P2:349"),
             Number("rounds T", 50, "rounds", "P2:327"),
         ),
-        claims=(Claim("CA-Fed outperforms the baselines for t′ ≥ 100", "P2:349"),),
+        claims=(PaperStatement("CA-Fed outperforms the baselines for t′ ≥ 100", "P2:349"),),
         setups=with_authors(
             {
                 "paper": SetupSpec(
@@ -306,6 +288,5 @@ register(
             ),
         ),
         seeds={"quick": 6, "full": 10},
-        notes=FIG4B_DIAGNOSIS,
     )
 )

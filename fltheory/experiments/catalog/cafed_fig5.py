@@ -21,12 +21,12 @@ from fltheory.experiments.catalog.cafed_fig1 import ALGORITHM_TABLES, fig1_judge
 from fltheory.experiments.catalog.common import AUTHORS_IMAGE_RATES, ton, with_authors
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Diagnosis,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -39,43 +39,6 @@ FIG5_SETUP = (
     "η = 0.5, η̄ = 1 (cafed:fig1b's rates)"
 )
 CORRELATED, AVAILABLE = (6, 7, 8, 9), (0, 1, 2, 3, 4, 5)
-
-#: Diagnoses (figures/cafed_fig5_diagnosis.py; 95 % paired t-intervals over run seeds, N = 100,
-#: T = 100); carried into the experiments' notes.
-FIG5AC_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_fig5_diagnosis.py). The headline 'clusters: 10' beside 0.03 "
-    "pairs a setup parameter with the first primary check, the exclusion-rate gap x_{6-9} − "
-    "x_{0-5} (share of active client-rounds left out, correlated minus available clusters). "
-    "Quick (3 seeds, N = 50, T = 40): 0.03 [−0.09, 0.15], too few seeds to sign it; full (10 "
-    "seeds): 0.066 [0.029, 0.104] in (a), 0.05 [0.01, 0.09] in (c): the direction holds, the "
-    "paper's 'excludes all clients from clusters {9, 8, 7, 6}' does not (x_6..9 = 0.13, 0.11, "
-    "0.27, 0.26; clusters 0-5 left out 6-17 %). With a noise-free signal (exact F_k*, full "
-    "local train loss; --setting a, 10 seeds) CA-Fed leaves out almost no one: x_0..7 <= "
-    "0.012, x_8 = 0.045, x_9 = 0.156, gap 0.034 [0.003, 0.065]. Cause of the magnitude gap, "
-    "established: eq. (20) has no correlation term, λ̂ only orders get()'s trials (P2:225, "
-    "P2:243), so a client is dropped only when its F̂ − F̂* is high enough to pay the d_TV² "
-    "Γ̂′ bias; on IID shares the clusters' loss gaps are equal in law, and what exclusion "
-    "there is comes from minibatch noise (the available clusters too) or the stale F̂ of "
-    "rarely active clients (cluster 9). Wholesale exclusion of clusters 6-9 does not follow "
-    "from eq. (20) on this data. Authors full (10 seeds, 39 s): not_reproduced; gap 0.053 "
-    "[0.029, 0.077] (a), 0.038 [0.018, 0.057] (c), but every x_c <= 0.095, so neither "
-    "whole-cluster exclusion (a) nor partial inclusion 0.2 < x_c < 0.8 (c) appears."
-)
-FIG5D_DIAGNOSIS = (
-    "Diagnosis (figures/cafed_fig5_diagnosis.py). Paper setup, full (20 seeds): CA-Fed − "
-    "AdaFed = −0.61 pp [−0.94, −0.28], CA-Fed − Unbiased −0.72 [−0.92, −0.52]; CA-Fed leaves "
-    "out 7-15 % of the active rounds of clusters 0-4 (π = 0.9). With a noise-free signal "
-    "(exact F_k*, full local train loss) the gap vanishes, −0.02 [−0.29, 0.24], and so do the "
-    "exclusions (x_0..7 <= 0.02): the paper signal's spurious exclusions cost the 0.6 pp, and "
-    "without them CA-Fed is AdaFed, never +0.6 pp. Authors setup (--setup authors, 20 seeds): "
-    "AdaFed 56.0 %, Unbiased 51.3 %, CA-Fed 49.8 %; CA-Fed − AdaFed −6.17 [−9.73, −2.61] "
-    "(time average −3.73 [−5.24, −2.23]), CA-Fed − Unbiased −1.51 [−2.33, −0.69] with 0-9 % "
-    "left out per cluster: the gap to AdaFed is mostly the α/π aggregation (q = 10α for the π "
-    "= 0.1 clusters) at the code's rates η = 10⁻³, η̄ = 0.1 with momentum, where no algorithm "
-    "is trained yet (AdaFed 56 % on digits vs 91 % in the paper setup). Not established: why "
-    "the paper's +0.6 pp; ruled out: CA-Fed's signal noise (paper setup) and seed count. Full "
-    "authors run (72 s): contradicted with the same −6.17 [−9.73, −2.61]."
-)
 
 
 def fig5_config(
@@ -223,7 +186,8 @@ register(
     Experiment(
         id="cafed:fig5a-c",
         title="Spatial correlation: activity and CA-Fed inclusion rasters (data settings a, c)",
-        source=ton("V-B(e)", "Fig. 5(a)-(c)", "P2:341-347, P2:351, P2:353"),
+        source=ton("V-B(e)", "Fig. 5(a)-(c)"),
+        where="P2:341-347, P2:351, P2:353",
         numbers=(
             Number("clusters", 10, "clusters", "P2:351"),
             Number(
@@ -235,17 +199,17 @@ register(
             ),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "CA-Fed starts considering the clients in cluster c̄ = 9 ... and sequentially "
                 "excludes, in order, all clients from clusters {9, 8, 7, 6}",
                 "P2:353",
             ),
-            Claim(
+            PaperStatement(
                 "(b) still excludes all clients from clusters c = {9, 7, 6}, but decides to "
                 "include clients from cluster c = 8 (a property of that data draw)",
                 "P2:353",
             ),
-            Claim(
+            PaperStatement(
                 "(c) CA-Fed can partially include clients from the more correlated clusters",
                 "P2:353",
             ),
@@ -282,7 +246,6 @@ register(
             ),
         ),
         seeds={"quick": 3, "full": 10},
-        notes=FIG5AC_DIAGNOSIS,
     )
 )
 
@@ -290,13 +253,14 @@ register(
     Experiment(
         id="cafed:fig5d",
         title="Spatial correlation: test accuracy, MNIST (digits stands in), T = 100",
-        source=ton("V-B(e)", "Fig. 5(d)", "P2:347, P2:353"),
+        source=ton("V-B(e)", "Fig. 5(d)"),
+        where="P2:347, P2:353",
         numbers=(
             Number("ca_fed − adafed", 0.6, "pp", "P2:353"),
             Number("rounds T", 100, "rounds", "P2:347"),
         ),
         claims=(
-            Claim(
+            PaperStatement(
                 "CA-Fed can operate correctly in the presence of spatial correlation and still "
                 "outperforms the baselines (+0.6 pp w.r.t. AdaFed)",
                 "P2:353",
@@ -340,6 +304,5 @@ register(
             ),
         ),
         seeds={"quick": 6, "full": 20},
-        notes=FIG5D_DIAGNOSIS,
     )
 )

@@ -36,11 +36,11 @@ from fltheory.experiments.grid import (
 )
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -64,30 +64,6 @@ AUTHORS_GRIDS: dict[str, Grid] = {
     "quick": Grid((2.0, 0.01, 1e-3), (8.0, 1.0, 0.1)),
     "full": Grid((2.0, 1.0, 0.1, 0.01, 1e-3, 1e-4), (8.0, 3.0, 1.0, 0.3, 0.1)),
 }
-
-
-#: Diagnosis of the verdicts (quick runs, and the full paper run); in the notes.
-TABLE2_DIAGNOSIS = (
-    "Diagnosis. The headline 'synthetic unbiased η: 2' beside −18.8 pairs Unbiased's rate with "
-    "the first primary check, CA-Fed's trains margin (quick runs CA-Fed and AdaFed only). What "
-    "is judged is (a), Table II's pair trains (acc_end >= acc(0) + ½(best − acc(0))); (b), "
-    "that the grid selects Table II's pair, is reported only: Table II would be the argmax only "
-    "on the authors' data draw, mechanics and seeds, and under eqs. 2-3 its LEAF pairs are "
-    "effective steps η·η̄·E of 8 (Unbiased 2/2) to 12 (CA-Fed 2/3), 4-7× the stability limit "
-    "1.82 of F at w = 0 (figures/ca_fed_fig1a_grid.py). Paper quick (2 tuning draws, N = 40, "
-    "T = 60, grid corners): CA-Fed 2/3 −18.85 pp [−48.9, 11.2] (acc_end 50.6 % below acc(0) "
-    "68.0 %; 2 draws cannot sign it), AdaFed 1/1 +2.08 [1.72, 2.45]; selected 1/1 and "
-    "0.01/8. Paper full (3 draws, 50 pairs, N = 100, T = 200, 399 s): not_reproduced, all five "
-    "margins negative, none signed at 95 % with 3 draws: Unbiased −9.01 [−22.5, 4.5], More "
-    "available −6.99 [−14.6, 0.6], CA-Fed −13.97 [−35.1, 7.2], AdaFed −0.07 [−4.4, 4.3], F3AST "
-    "−16.18 [−38.6, 6.2]; selected 0.03/3, 0.03/8, 0.01/8, 0.03/5, 0.01/7 (η 30-200× below "
-    "Table II's). Authors quick (their mechanics, N = 40): CA-Fed 2/3 −8.20 [−14.12, −2.28] "
-    "(27.6 % vs best 53.3 %, acc(0) 18.2 %), AdaFed 1/1 −24.92 [−32.55, −17.29] (15.3 %, below "
-    "acc(0)); the grid selects 0.01/0.1 for both: contradicted. Cause, established: Table II's "
-    "LEAF rates do not train on LEAF Synthetic(0.5, 0.5) under eqs. 2-3 nor under the public "
-    "code's momentum mechanics (spec B:table2: the unmodified code at 2/3 oscillates at 6-35 %); "
-    "they must come from code other than the public repository."
-)
 
 
 def search_synthetic(mode: str, repetitions: int, authors: bool = False) -> Measurements:
@@ -204,7 +180,8 @@ register(
     Experiment(
         id="cafed:table2",
         title="Learning rates of Fig. 1 (Table II) and the grid search that chose them",
-        source=ton("App. G1-B(c)", "Table II", "P2:1564-1584"),
+        source=ton("App. G1-B(c)", "Table II"),
+        where="P2:1564-1584",
         numbers=tuple(
             Number(f"{data} {alg} {which}", rate, "", "P2:1572-1575")
             for data, table in TABLE2.items()
@@ -213,7 +190,7 @@ register(
         )
         + RUN_TIMES,
         claims=(
-            Claim(
+            PaperStatement(
                 "For each method and task, we performed a grid search to determine the "
                 "optimal learning rates η and η̄ (judged: Table II's pair trains, i.e. reaches "
                 "half of the best grid point's gain)",
@@ -242,6 +219,5 @@ register(
         panels=(Panel("grid", "grid", "acc_end over the (η, η̄) grid on the tuning draws"),),
         judge=table2_judge,
         seeds={"quick": 2, "full": 3},
-        notes=TABLE2_DIAGNOSIS,
     )
 )

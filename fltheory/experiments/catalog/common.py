@@ -9,22 +9,20 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from fltheory.experiments import judges
-from fltheory.experiments.model import Check, Config, Judge, Measurements, SetupSpec, Source
-
-TON = "Rodio et al., CA-Fed, IEEE/ACM ToN 32(2), 2024"
-TON_FILE = "002_2f28135276b05638.txt (HAL, with appendices; P2)"
-INFOCOM = "Rodio et al., CA-Fed, IEEE INFOCOM 2023"
-INFOCOM_FILE = "001_4d8faa0e7730b5d7.txt (P1; most numbers lost in extraction)"
+from fltheory.experiments.model import Check, Config, Judge, Measurements, SetupSpec
+from fltheory.papers import Source
 
 
-def ton(section: str, figure: str, lines: str) -> Source:
-    """A location in the ToN paper (line numbers of P2)."""
-    return Source(TON, TON_FILE, section, figure, lines)
+def ton(section: str, label: str) -> Source:
+    """A figure or table (``label``) in a section of the ToN paper (line numbers of P2);
+    the experiment's ``where`` gives its lines."""
+    return Source("cafed", section, label)
 
 
-def infocom(section: str, figure: str, lines: str) -> Source:
-    """A location in the INFOCOM paper (line numbers of P1)."""
-    return Source(INFOCOM, INFOCOM_FILE, section, figure, lines)
+def infocom(section: str, label: str) -> Source:
+    """A figure or table (``label``) in a section of the INFOCOM paper (line numbers of P1);
+    the experiment's ``where`` gives its lines."""
+    return Source("cafed-infocom", section, label)
 
 
 #: The ``[run]`` keys of the public code's local and server mechanics the simulator has (spec

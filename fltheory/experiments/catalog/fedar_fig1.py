@@ -26,11 +26,11 @@ from fltheory.experiments.catalog.pbc_ar_common import AR_CODE, SeedMeasurements
 from fltheory.experiments.judges import CONFIDENCE
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
@@ -213,7 +213,8 @@ register(
     Experiment(
         id="fedar:fig1",
         title="Shapley value of client 0's update against its staleness (5 clients, 9 rounds)",
-        source=ar("3.2 (Motivation)", "Fig. 1", "AR:188-229"),
+        source=ar("3.2 (Motivation)", "Fig. 1"),
+        where="AR:188-229",
         numbers=(
             Number("clients", 5, "clients", "AR:194"),
             Number("rounds", 9, "rounds", "AR:194-202"),
@@ -221,10 +222,14 @@ register(
             Number("shares of the Shapley value", None, "%", "AR:211-212", "bar heights lost"),
         ),
         claims=(
-            Claim("gray bars in stale 1 through stale 5 (stale updates contribute)", "AR:219-220"),
-            Claim("the contribution of a client decreases with its staleness", "AR:213-215"),
-            Claim("at stale 6, the contribution of client 0 is negative", "AR:215"),
-            Claim("excessive staleness is detrimental", "AR:226"),
+            PaperStatement(
+                "gray bars in stale 1 through stale 5 (stale updates contribute)", "AR:219-220"
+            ),
+            PaperStatement(
+                "the contribution of a client decreases with its staleness", "AR:213-215"
+            ),
+            PaperStatement("at stale 6, the contribution of client 0 is negative", "AR:215"),
+            PaperStatement("excessive staleness is detrimental", "AR:226"),
         ),
         setups={
             "paper": SetupSpec(
@@ -256,15 +261,5 @@ register(
         ),
         judge=fig1_judge,
         seeds={"quick": 8, "full": 10},
-        notes="The data split, model and v(∅) are not stated; the spec's reading is registered. "
-        "Quick mode (8 seeds) measures φ₀(τ) = −3.0, −3.3, 0.0, −5.2, −6.3, −4.0, +0.2 pp for "
-        "τ = 0..6: the trend (C2) and φ₀(6) < 0 (C3) are judged and not reproduced. Diagnosis: "
-        "after 8 rounds softmax on digits is near its optimum, so v(P) − v(∅) = Σφ is 0.3-3.9 pp, "
-        "below the 7.9-pp test-noise guard at every τ (the shares are undefined), while a lone "
-        "update (v({i}) = a full step on two classes) costs several points: the game is ruled by "
-        "that dilution, not by staleness; even the fresh client 0 gets φ₀ < 0. The 1/N-weighted "
-        "value v(S) = Acc(w₈ + Σ_{i∈S} G_i/5) is as erratic (φ₀ = −3.9, −4.3, +9.7, +1.9, "
-        "+0.1, 0.0, 0.0 over 4 seeds). The paper's CIFAR-10/LeNet-5 game, far from converged "
-        "at round 9, needs paper-cifar10 (exact Shapley is built; the driver runs NumPy softmax).",
     )
 )

@@ -2,7 +2,7 @@
 need (keys of :data:`~fltheory.experiments.model.FEATURES`), measurements with per-seed extras,
 and small judge helpers built on :mod:`fltheory.experiments.stats`.
 
->>> pbc("VI", "Fig. 2", "PBC:273-278").seed_file.startswith("004_")
+>>> pbc("VI", "Fig. 2").seed_file.startswith("004_")
 True
 """
 
@@ -12,16 +12,10 @@ from typing import Any
 import numpy as np
 
 from fltheory.experiments.judges import CONFIDENCE
-from fltheory.experiments.model import Check, Measurements, Source
+from fltheory.experiments.model import Check, Measurements
 from fltheory.experiments.stats import paired_difference
+from fltheory.papers import Source
 
-PBC = (
-    "Xiang, Ioannidis, Yeh, Joe-Wong, Su, Towards Bias Correction of FedAvg over Nonuniform and "
-    "Time-Varying Communications (FedPBC; short version, full version arXiv:2306.00280)"
-)
-PBC_FILE = "004_7f83552c6af82f79.txt (PBC)"
-AR = "FedAR: client update Approximation and Rectification"
-AR_FILE = "003_7bfc4ba284d104ce.txt (AR; OCR: figures, most exponents and the appendix lost)"
 #: The FedPBC authors' public code (journal version) and what it settles (spec §11).
 PBC_CODE = (
     "mingxiang12/FedPBC @ 2f6770c (journal version: CIFAR-10/SVHN/CINIC-10 CNNs only, no "
@@ -34,14 +28,16 @@ PBC_CODE = (
 AR_CODE = "no public FedAR code found (searches in the spec's header); paper as written only"
 
 
-def pbc(section: str, figure: str, lines: str) -> Source:
-    """A location in the FedPBC paper (``PBC:line``)."""
-    return Source(PBC, PBC_FILE, section, figure, lines)
+def pbc(section: str, label: str) -> Source:
+    """A figure or table (``label``) in a section of the FedPBC paper (``PBC:line``);
+    the experiment's ``where`` gives its lines."""
+    return Source("fedpbc", section, label)
 
 
-def ar(section: str, figure: str, lines: str) -> Source:
-    """A location in the FedAR paper (``AR:line``)."""
-    return Source(AR, AR_FILE, section, figure, lines)
+def ar(section: str, label: str) -> Source:
+    """A figure or table (``label``) in a section of the FedAR paper (``AR:line``);
+    the experiment's ``where`` gives its lines."""
+    return Source("fedar", section, label)
 
 
 @dataclass(frozen=True, eq=False)

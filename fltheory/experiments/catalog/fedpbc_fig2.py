@@ -1,5 +1,4 @@
-"""FedPBC (Xiang et al.) Section VI: Fig. 2, the quadratic counterexample, and Fig. 3,
-Synthetic(1,1) under time-invariant and time-varying links.
+"""FedPBC (Xiang et al.) Section VI, Fig. 2: the quadratic counterexample.
 
 ``fedpbc:fig2`` runs the counterexample for each (p₀, p₁) of its grid and judges it against exact
 predictions: FedPBC's client mean x̄ contracts as (1 − γ)^t‖x*‖ for every trace (γ = 1 −
@@ -13,8 +12,6 @@ Proposition 1's limit.
 'runnable'
 """
 
-from collections.abc import Mapping
-
 import numpy as np
 
 from fltheory.experiments.catalog.pbc_ar_common import (
@@ -23,18 +20,16 @@ from fltheory.experiments.catalog.pbc_ar_common import (
     compare,
     pbc,
 )
-from fltheory.experiments.judges import CONFIDENCE, beats_all
 from fltheory.experiments.model import (
     Check,
-    Claim,
     Experiment,
     Measurements,
     Number,
     Panel,
+    PaperStatement,
     SetupSpec,
     register,
 )
-from fltheory.experiments.stats import paired_difference
 from fltheory.limits.bernoulli import fedavg_weights
 
 #: (p₀, p₁) grids: the paper plots "all the combinations" without listing them (PBC:278).
@@ -42,12 +37,22 @@ FIG2_GRID = {
     "quick": ((0.1, 0.9), (0.5, 0.5)),
     "full": ((0.1, 0.9), (0.3, 0.7), (0.5, 0.5), (0.9, 0.1), (0.1, 0.1)),
 }
+
+
 #: mode → (dim, η, rounds, tail fraction): full is the paper's d = 100, η = 3e-4, T = 4000.
 FIG2_SIZE = {"quick": (10, 3e-3, 400, 0.5), "full": (100, 3e-4, 4000, 0.25)}
+
+
 LOCAL_STEPS = 30
+
+
 FIRST_ROUND = 50  # "after the first 50 communication rounds" (PBC:278)
+
+
 #: C1 tolerance: |d − (1 − γ)^t‖x*‖| ≤ TOL·((1 − γ)^t‖x*‖ + FLOOR·‖x*‖).
 C1_TOL, C1_FLOOR = 1e-5, 1e-9
+
+
 ACTIVE_BIAS_MIN = 1e-3  # C4: the Remark 1 variant's tail distance stays above this (spec §1)
 
 
@@ -249,21 +254,27 @@ FIG2_NUMBERS = (
     Number("distances plotted", None, "", "PBC:276", "curve values lost with the figure"),
 )
 
+
 register(
     Experiment(
         id="fedpbc:fig2",
         title="Counterexample: ‖x − x*‖ of FedPBC, FedAvg and Remark 1's variant, log scale",
-        source=pbc("VI (Counterexample)", "Fig. 2", "PBC:96-104, PBC:175, PBC:273-278"),
+        source=pbc("VI (Counterexample)", "Fig. 2"),
+        where="PBC:96-104, PBC:175, PBC:273-278",
         numbers=FIG2_NUMBERS,
         claims=(
-            Claim(
+            PaperStatement(
                 "FedPBC is unbiased and converges to the global optimum x* in all the "
                 "combinations of p0 and p1",
                 "PBC:278",
             ),
-            Claim("FedAvg will instead converge to a different point ... when p0 ≠ p1", "PBC:278"),
-            Claim("When p0 = p1, the two algorithms will converge to the same point", "PBC:278"),
-            Claim(
+            PaperStatement(
+                "FedAvg will instead converge to a different point ... when p0 ≠ p1", "PBC:278"
+            ),
+            PaperStatement(
+                "When p0 = p1, the two algorithms will converge to the same point", "PBC:278"
+            ),
+            PaperStatement(
                 "If we let only the sampled clients do local computations, the bias persists",
                 "PBC:278 (Remark 1, PBC:175)",
             ),
@@ -298,236 +309,5 @@ register(
         ),
         judge=fig2_judge,
         seeds={"quick": 5, "full": 5},
-        notes="The panel's y values are distances; plot them on a log scale (PBC:276).",
-    )
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# Fig. 3: Synthetic(1,1), m = 30, scenario 1 (p = 0.05 / 0.9) and scenario 2 (+ U(−0.02, 0.02)).
-
-FIG3_QUICK_LR = 0.001  # the regime where the effect is large (spec §2, measured)
-
-
-#: The η₀ grid of PBC:292 (garbled '{0.1, 0.5, 0.01, ..., 0.001, 0.005}'; read as below).
-FIG3_GRID = (0.1, 0.05, 0.01, 0.005, 0.001)
-#: mode → tuning repetitions of the paper-tuned setup (tuning seeds disjoint from evaluation's).
-FIG3_TUNING_REPS = {"quick": 2, "full": 3}
-
-
-def fig3_config(
-    scenario: int, mode: str, rates: Mapping[str, float] | None = None
-) -> dict[str, object]:
-    """Synthetic(1,1) (PBC:280-294), m = 30, FedPBC (x̄) vs FedAvg: one fixed η for both, or
-    each algorithm at its own η (``rates``: label → η, the paper-tuned setup)."""
-    quick = mode == "quick"
-    lr = rates or {"fedpbc": FIG3_QUICK_LR, "fedavg": FIG3_QUICK_LR}
-    availability: dict[str, object] = {"kind": "bernoulli", "p_groups": [0.05, 0.9]}
-    if scenario == 2:
-        availability = {"kind": "uniform_noise", "p_groups": [0.05, 0.9], "half_width": 0.02}
-    return {
-        "name": f"fedpbc-fig3-scenario{scenario}",
-        "seed": 0,
-        "device": "cpu",
-        "dtype": "float32",
-        "run": {
-            "rounds": 150 if quick else 1900,
-            "local_steps": 10 if quick else 25,
-            "batch_size": 50 if quick else 100,
-            "eval_every": 10 if quick else 50,
-            "lr": FIG3_QUICK_LR,
-        },
-        "problem": {
-            "kind": "synthetic_leaf",
-            "gamma": 1.0,
-            "delta": 1.0,
-            "n_clients": 30,
-            "ridge": 0.0,
-            "alpha": "uniform",
-            **({"max_samples": 200} if quick else {}),
-        },
-        "availability": availability,
-        "algorithms": [
-            {"name": "fedpbc", "label": "fedpbc", "lr": lr["fedpbc"]},
-            {"name": "fedavg", "label": "fedavg", "rule": "mean", "lr": lr["fedavg"]},
-        ],
-    }
-
-
-def fig3_tuned_rates(mode: str) -> dict[str, float]:
-    """Each algorithm's η from :data:`FIG3_GRID` (server rate 1), chosen by final test accuracy
-    (FedPBC's on x̄) on the tuning draws of (0, "grid/fedpbc:fig3"), scenario 1's setting."""
-    from fltheory.experiments.grid import Grid, SimulatorObjective, cached_grid_search
-
-    objective = SimulatorObjective(fig3_config(1, mode), metric="accuracy_client_mean")
-    found = cached_grid_search(
-        objective,
-        ("fedpbc", "fedavg"),
-        Grid(FIG3_GRID, (1.0,)),
-        seed=0,
-        purpose="fedpbc:fig3",
-        repetitions=FIG3_TUNING_REPS[mode],
-    )
-    return {name: lr for name, (lr, _) in found.selected().items()}
-
-
-def measure_fig3(seeds: int, mode: str, tuned: bool = False) -> SeedMeasurements:
-    """Both scenarios; FedPBC's accuracy is that of x̄ (the paper's and the authors' model);
-    ``tuned``: each algorithm at its grid-selected η (:func:`fig3_tuned_rates`)."""
-    from fltheory.api.simulation import simulate
-
-    curves: dict[str, np.ndarray] = {}
-    per_seed: dict[str, np.ndarray] = {}
-    eval_rounds = np.array([0])
-    rates = fig3_tuned_rates(mode) if tuned else None
-    for scenario in (1, 2):
-        config = fig3_config(scenario, mode, rates)
-        report = simulate(config, seeds=seeds, device="cpu", threads=1)
-        runs = {r.label: r for r in report.runs}
-        eval_rounds = np.asarray(runs["fedavg"].eval_rounds)
-        pbc_acc = np.asarray(runs["fedpbc"].extra["accuracy_client_mean"])
-        curves[f"scenario{scenario}/fedpbc"] = pbc_acc
-        curves[f"scenario{scenario}/fedavg"] = np.asarray(runs["fedavg"].accuracy)
-        k0 = int(np.floor(0.9 * eval_rounds.size))
-        per_seed[f"scenario{scenario}/fedpbc_objective"] = np.asarray(
-            runs["fedpbc"].extra["objective_client_mean"]
-        )[:, k0:].mean(axis=1)
-        per_seed[f"scenario{scenario}/fedavg_objective"] = np.asarray(runs["fedavg"].objective)[
-            :, k0:
-        ].mean(axis=1)
-    return SeedMeasurements(eval_rounds, curves, per_seed=per_seed)
-
-
-def measure_fig3_quick(seeds: int) -> Measurements:
-    """Quick: 200 samples per client at most, 10 local steps of 50, T = 150, η = 0.001."""
-    return measure_fig3(seeds, "quick")
-
-
-def measure_fig3_tuned_quick(seeds: int) -> Measurements:
-    """Quick sizes, each algorithm at its own grid-selected η."""
-    return measure_fig3(seeds, "quick", tuned=True)
-
-
-def measure_fig3_tuned_full(seeds: int) -> Measurements:
-    """The paper's sizes (25 local steps of 100, T = 1900), grid-selected η per algorithm."""
-    return measure_fig3(seeds, "full", tuned=True)
-
-
-def fig3_judge(m: Measurements, mode: str) -> list[Check]:
-    """(a), (b): FedPBC beats FedAvg on tail test accuracy and tail uniform training objective
-    per scenario; (c): FedPBC's tail objective equal in both scenarios within δ (TOST-style: the
-    interval of the paired difference lies inside ±δ)."""
-    checks: list[Check] = []
-    tail = 0.10
-    for scenario, panel in ((1, "a"), (2, "b")):
-        s = f"scenario{scenario}"
-        checks += beats_all(
-            m,
-            f"{s}/fedpbc",
-            [f"{s}/fedavg"],
-            mode=mode,
-            where="PBC:294",
-            paper={f"{s}/fedavg": f"Fig. 3{panel}: FedPBC consistently outperforms FedAvg"},
-            metric=("tail test accuracy", lambda k: m.final(k, tail)),
-        )
-        if isinstance(m, SeedMeasurements):
-            checks.append(
-                compare(
-                    f"Fig. 3{panel}: FedPBC's x̄ has a lower tail training objective than FedAvg",
-                    m.per_seed[f"{s}/fedpbc_objective"],
-                    m.per_seed[f"{s}/fedavg_objective"],
-                    sign=-1,
-                    mode=mode,
-                    where="PBC:294",
-                    paper="FedPBC consistently outperforms FedAvg",
-                )
-            )
-    if isinstance(m, SeedMeasurements):
-        a = m.per_seed["scenario1/fedpbc_objective"]
-        b = m.per_seed["scenario2/fedpbc_objective"]
-        delta = max(0.01, 0.02 * float(np.mean(a)))
-        iv = paired_difference(a, b, confidence=CONFIDENCE[mode])
-        inside = -delta < iv.low and iv.high < delta
-        checks.append(
-            Check(
-                f"Fig. 3c: FedPBC's tail objective is the same in both scenarios (± {delta:.3g})",
-                "FedPBC converges to the same point in either setting",
-                round(iv.mean, 6),
-                (round(iv.low, 6), round(iv.high, 6)),
-                holds=inside,
-                opposite=iv.low > delta or iv.high < -delta,
-                where="PBC:294",
-                note="scenario 2's links are i.i.d. Bernoulli(p_i^0) too (E X = 0): the two "
-                "scenarios are the same experiment in law, so this panel cannot show time "
-                "variation (spec §2)",
-            )
-        )
-    return checks
-
-
-register(
-    Experiment(
-        id="fedpbc:fig3",
-        title="Synthetic(1,1): FedPBC vs FedAvg, time-invariant (a) and time-varying (b) links, "
-        "and FedPBC in both (c)",
-        source=pbc("VI (Synthetic (1,1))", "Fig. 3(a-c)", "PBC:280-294, PBC:34"),
-        numbers=(
-            Number("clients m", 30, "clients", "PBC:292"),
-            Number("p_i, clients 1-15", 0.05, "", "PBC:287-288"),
-            Number("p_i, clients 16-30", 0.9, "", "PBC:287-288"),
-            Number("noise half-width (scenario 2)", 0.02, "", "PBC:289-290"),
-            Number("c (scenario 2)", 0.03, "", "PBC:290"),
-            Number("batch size", 100, "samples", "PBC:292"),
-            Number("local steps", 25, "steps", "PBC:292"),
-            Number("rounds T", 1900, "rounds", "PBC:292"),
-            Number(
-                "η₀ grid",
-                None,
-                "",
-                "PBC:292",
-                "'{0.1, 0.5, 0.01, ..., 0.001, 0.005}' garbled; read {0.1, 0.05, 0.01, 0.005, "
-                "0.001}",
-            ),
-            Number("curves", None, "", "PBC:283", "metric and values lost with Fig. 3"),
-        ),
-        claims=(
-            Claim(
-                "Fig. 3a and Fig. 3b show that FedPBC consistently outperforms FedAvg", "PBC:294"
-            ),
-            Claim(
-                "Fig. 3c says that FedPBC converges to the same point in either setting, showing "
-                "its ability to rectify the bias",
-                "PBC:294",
-            ),
-        ),
-        setups={
-            "paper": SetupSpec(
-                "paper",
-                "one η for both algorithms (quick: η = 0.001, 10 local steps of 50, T = 150, "
-                "≤ 200 samples per client); softmax regression without ridge (the model is not "
-                "stated); FedPBC on x̄; uniform α (eq. 1)",
-                "LEAF-style Synthetic(1,1), m = 30 (fltheory's generator, data seed 0)",
-                measure={"quick": measure_fig3_quick},
-            ),
-            "paper-tuned": SetupSpec(
-                "paper-tuned",
-                "each algorithm at its own η from the grid {0.1, 0.05, 0.01, 0.005, 0.001} "
-                "(server rate 1), chosen by final test accuracy on tuning draws disjoint from "
-                "the evaluation's (scenario 1's setting); full: 25 local steps of 100, T = 1900",
-                "Synthetic(1,1), m = 30",
-                measure={"quick": measure_fig3_tuned_quick, "full": measure_fig3_tuned_full},
-            ),
-            "authors": SetupSpec(
-                "authors",
-                "no Synthetic(1,1) script in the authors' code: " + PBC_CODE,
-                "none in the authors' code",
-                requires=("fedpbc_authors_script",),
-            ),
-        },
-        panels=(Panel("accuracy", "accuracy", "test accuracy vs round (FedPBC on x̄)"),),
-        judge=fig3_judge,
-        seeds={"quick": 4, "full": 5},
-        notes="Scenario 2 equals scenario 1 in law (E X = 0, independent rounds); the paper's "
-        "claim at a tuned η over 1900 rounds is for the paper-tuned setup (spec §2).",
     )
 )
