@@ -45,13 +45,13 @@ def _select(ids: list[str] | None, paper: str | None) -> list["Claim"]:
     """The claims named by ``ids`` / ``paper``; with neither, those registered by the plug-ins
     requested by name when there are any, else every claim."""
     from fltheory import plugins
-    from fltheory.claims.claim import CLAIMS
+    from fltheory.claims.claim import CLAIMS, select
 
     if not ids and paper is None:
         own = [c for c in CLAIMS if plugins.requested_by_name(CLAIMS.origin(c.id))]
         if own:
             return own
-    return CLAIMS.select(ids or None, paper=paper)
+    return select(ids or None, paper=paper)
 
 
 def _list(json_out: bool, claims: list["Claim"]) -> None:
@@ -188,7 +188,7 @@ def _print(report: dict[str, Any]) -> None:
                 str(v["evaluations"]),
             )
         )
-    from fltheory.claims.claim import PAPERS
+    from fltheory.papers import PAPERS
 
     whose = "the papers" if all(v["id"].split(":")[0] in PAPERS for v in report["claims"]) else ""
     out = console()
@@ -333,7 +333,7 @@ def check_command(
 ) -> None:
     """Search each claim of the papers (or your own, with --plugin MODULE) for a counterexample:
     refuted (with the finding's class), holds, inconclusive, or error."""
-    from fltheory.claims.claim import PAPERS
+    from fltheory.papers import PAPERS
 
     if list_only:
         if ids:

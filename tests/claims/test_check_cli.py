@@ -6,10 +6,10 @@ import pytest
 
 import fltheory.claims.claim as claim_module
 from fltheory.claims import Claim, Real, Source, Space
-from fltheory.claims.claim import ClaimRegistry
 from fltheory.claims.explain import Explanation, Quantity, Step, dec
 from fltheory.claims.finding import Finding, Reading
 from fltheory.cli.app import main
+from fltheory.registry import Registry
 
 
 def _explain_square(inst):
@@ -30,8 +30,9 @@ def _verify_square(x):
 
 @pytest.fixture
 def planted(monkeypatch):
-    reg = ClaimRegistry(package=None)
-    reg.add(
+    reg: Registry[Claim, Claim] = Registry("claim")
+    monkeypatch.setattr(claim_module, "CLAIMS", reg)
+    claim_module.register(
         Claim(
             "fedar:true",
             Source("fedar", "§1", "eq. (1)"),
@@ -41,7 +42,7 @@ def planted(monkeypatch):
             expected="holds",
         )
     )
-    reg.add(
+    claim_module.register(
         Claim(
             "fedpbc:false",
             Source("fedpbc", "§2", "Lemma 9"),
@@ -55,9 +56,14 @@ def planted(monkeypatch):
             verify=_verify_square,
         )
     )
-    reg.add(Claim("fedpbc:prose", Source("fedpbc", "§3", "Remark 9"), "FL helps",
-                  reason="a remark in prose"))  # fmt: skip
-    monkeypatch.setattr(claim_module, "CLAIMS", reg)
+    claim_module.register(
+        Claim(
+            "fedpbc:prose",
+            Source("fedpbc", "§3", "Remark 9"),
+            "FL helps",
+            reason="a remark in prose",
+        )
+    )
     return reg
 
 

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from fltheory.claims import CLAIMS
+from fltheory.claims.claim import select
 from fltheory.claims.papers.fedar import fedar as F
 from fltheory.claims.papers.fedar import fedar_theorems as FT
 from fltheory.rng import generator
@@ -21,7 +22,7 @@ from fltheory.sim.problems import QuadraticSim
 from fltheory.sim.settings import AlgorithmSpec, Schedule, SimSettings
 
 A = np.array
-CLAIMS_HERE = CLAIMS.select(paper="fedar")
+CLAIMS_HERE = select(paper="fedar")
 
 
 def claim(cid):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
+from fltheory.claims.claim import select
 from fltheory.claims.papers.fedpbc import _common as FC
 from fltheory.claims.papers.fedpbc import fedpbc as F
 from fltheory.claims.papers.fedpbc import fedpbc_lemmas as FL
@@ -35,7 +36,7 @@ def exact(cid, **inst):
     return value
 
 
-CLAIMS_HERE = CLAIMS.select(paper="fedpbc")
+CLAIMS_HERE = select(paper="fedpbc")
 
 
 def test_every_claim_has_a_verdict_expectation_or_a_reason():
