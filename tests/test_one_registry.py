@@ -90,7 +90,7 @@ def test_claims_and_experiments_are_values_with_the_module_that_registered_them(
     assert module_of("cafed:fig1a") == "fltheory.experiments.catalog.cafed_fig1"
 
 
-def test_a_claim_registered_twice_names_both_modules(monkeypatch):
+def test_a_claim_registered_twice_names_both_modules(monkeypatch: pytest.MonkeyPatch) -> None:
     fresh: Registry[Claim, Claim] = Registry("claim")
     monkeypatch.setattr("fltheory.claims.claim.CLAIMS", fresh)
     claim = Claim("fedar:twice", Source("fedar", "§1", "x"), "s", reason="prose")
@@ -112,7 +112,7 @@ def test_claim_names_resolve_and_select_on_the_one_registry():
         select(paper="fedarr")
 
 
-def test_a_value_registry_has_no_builders():
+def test_a_value_registry_has_no_builders() -> None:
     colours: Registry[str, str] = Registry("colour")
     colours.add("red", "#f00")
     with pytest.raises(TypeError, match="the colour registry holds values, not builders"):

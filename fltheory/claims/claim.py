@@ -1,11 +1,13 @@
 """A claim: one checkable statement of a paper, as data — where it is printed, what it says,
 where it is supposed to hold, and an executable margin m(instance) ≥ 0 iff it holds there.
 
-Paper modules (:mod:`fltheory.claims.papers`) register their claims in :data:`CLAIMS`; the
-falsifier (:mod:`fltheory.claims.falsifier`) tries to make each margin negative. Outside code
-registers its own claims the same way, citing a work of its own (:func:`register_paper`), from a
-plug-in module (:mod:`fltheory.plugins`: entry-point group ``fltheory.claims``, ``--plugin``,
-``FLTHEORY_PLUGINS``).
+Paper modules (:mod:`fltheory.claims.papers`) register their claims (:func:`register_claim`,
+:func:`register`) in :data:`CLAIMS`, a :class:`~fltheory.registry.Registry` of claim values
+like every other registry of fltheory; :func:`resolve` and :func:`select` turn the names a
+user gives into claims. The falsifier (:mod:`fltheory.claims.falsifier`) tries to make each
+margin negative. Outside code registers its own claims the same way, citing a work of its own
+(:func:`register_paper`), from a plug-in module (:mod:`fltheory.plugins`: entry-point group
+``fltheory.claims``, ``--plugin``, ``FLTHEORY_PLUGINS``).
 """
 
 from collections.abc import Callable
