@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS, falsify
+from fltheory.claims.claim import select
 from fltheory.claims.errata_script import errata_script
 from fltheory.claims.finding import ERRATA_CLASSES
 from fltheory.provenance import provenance
@@ -118,7 +119,7 @@ def main() -> int:
     parser.add_argument("--explain", action="store_true", help="print the moderate witness")
     parser.add_argument("--out", type=Path, help="also write the ids and problems as JSON")
     args = parser.parse_args()
-    claims = CLAIMS.select(args.ids or None, paper=args.paper)
+    claims = select(args.ids or None, paper=args.paper)
     chosen = [c.id for c in claims if c.executable and (args.ids or c.expected == "refuted")]
     problems = [p for cid in chosen for p in problems_of(cid, args.seed, args.explain)]
     for line in problems:

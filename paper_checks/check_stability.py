@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS, falsify
+from fltheory.claims.claim import select
 from fltheory.claims.falsifier import DEFAULT_BUDGET
 from fltheory.provenance import provenance
 
@@ -68,7 +69,7 @@ def main() -> int:
     parser.add_argument("--max-factor", type=int, default=8)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    claims = [c for c in CLAIMS.select(args.ids or None, paper=args.paper) if c.executable]
+    claims = [c for c in select(args.ids or None, paper=args.paper) if c.executable]
     records, bad = [], []
     for claim in claims:
         record = stability(claim.id, args.seeds, args.max_factor)

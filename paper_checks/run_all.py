@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.atomic import write_atomic
 from fltheory.claims import CLAIMS
-from fltheory.claims.claim import PAPERS
 from fltheory.claims.errata import FINDINGS_PAGE, findings_page, update_readme, write_errata
 from fltheory.claims.run import CheckReport, check, unexpected_verdicts
 from fltheory.jsonable import to_jsonable
+from fltheory.papers import PAPERS
 from fltheory.provenance import provenance
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -42,11 +42,11 @@ def test_the_pages_change_with_a_verdict():
     assert experiments_markdown(record) != EXPERIMENTS_PAGE.read_text()
 
 
-def test_the_claims_page_changes_when_a_claim_is_added(monkeypatch):
+def test_the_claims_page_changes_when_a_claim_is_added(request):
     claim = CLAIMS.get("fedar:eq4")
     extra = replace(claim, id="fedar:zz-added-for-this-test")
-    monkeypatch.setitem(CLAIMS._claims, extra.id, extra)
-    monkeypatch.setitem(CLAIMS._origins, extra.id, "fltheory.claims.papers.fedar.fedar")
+    CLAIMS.add(extra.id, extra, origin="fltheory.claims.papers.fedar.fedar")
+    request.addfinalizer(lambda: CLAIMS.unregister(extra.id))
     page = claims_markdown()
     assert "| `fedar:zz-added-for-this-test` |" in page and page != CLAIMS_PAGE.read_text()
 

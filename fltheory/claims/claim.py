@@ -1,17 +1,17 @@
 """A claim: one checkable statement of a paper, as data — where it is printed, what it says,
 where it is supposed to hold, and an executable margin m(instance) ≥ 0 iff it holds there.
 
-Paper modules (:mod:`fltheory.claims.papers`) register their claims in :data:`CLAIMS`; the
-falsifier (:mod:`fltheory.claims.falsifier`) tries to make each margin negative. Outside code
-registers its own claims the same way, citing a work of its own (:func:`register_paper`), from a
-plug-in module (:mod:`fltheory.plugins`: entry-point group ``fltheory.claims``, ``--plugin``,
-``FLTHEORY_PLUGINS``).
+Paper modules (:mod:`fltheory.claims.papers`) register their claims (:func:`register_claim`,
+:func:`register`) in :data:`CLAIMS`, a :class:`~fltheory.registry.Registry` of claim values
+like every other registry of fltheory; :func:`resolve` and :func:`select` turn the names a
+user gives into claims. The falsifier (:mod:`fltheory.claims.falsifier`) tries to make each
+margin negative. Outside code registers its own claims the same way, citing a work of its own
+(:func:`register_paper`), from a plug-in module (:mod:`fltheory.plugins`: entry-point group
+``fltheory.claims``, ``--plugin``, ``FLTHEORY_PLUGINS``).
 """
 
-import importlib
-import pkgutil
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +23,7 @@ from fltheory.config.schema import suggest
 from fltheory.errors import InputError
 from fltheory.papers import OWN_PAPERS, PAPERS
 from fltheory.papers import Source as Source  # claims cite with it (the one Source)
+from fltheory.registry import Registry
 
 #: An exact re-evaluation of a margin: (value, method), e.g. (Fraction(-1, 3), "exact rationals").
 ExactMargin = tuple[Fraction | float, str]
@@ -109,108 +110,57 @@ class Claim:
         return self.margin is not None
 
 
-@dataclass
-class ClaimRegistry:
-    """Claims by id; the modules of ``package`` register theirs when first asked.
+#: Every claim, by id, in id order: the modules of :mod:`fltheory.claims.papers` (and of
+#: outside plug-ins, entry-point group ``fltheory.claims``) register theirs when it is first
+#: asked. ``CLAIMS.get(id)`` is the claim, ``CLAIMS.origin(id)`` the module that registered it;
+#: :func:`resolve` and :func:`select` turn a user's names into claims.
+CLAIMS: Registry[Claim, Claim] = Registry(
+    "claim", package="fltheory.claims.papers", group=plugins.GROUPS["claim"], list_names=False
+)
 
-    >>> reg = ClaimRegistry(package=None)
-    >>> _ = reg.add(Claim("fedar:x", Source("fedar", "§1", "x"), "s", reason="prose only"))
-    >>> [c.id for c in reg.select(paper="fedar")]
-    ['fedar:x']
+
+def resolve(name: str) -> list[Claim]:
+    """The claims a user's name stands for: the claim of that id (case-insensitive), or, when
+    the name is a statement registered in several forms, every ``name-<form>`` variant
+    (``cafed:thm2-eq13`` → its printed, proved … forms).
+
+    >>> from unittest import mock
+    >>> import fltheory.claims.claim as claims_module
+    >>> with mock.patch.object(claims_module, "CLAIMS", Registry("claim")):
+    ...     for label in ("thm1-printed", "thm1-proved", "lemma2"):
+    ...         _ = register(Claim(f"fedar:{label}", Source("fedar", "§1", label), "s", reason="-"))
+    ...     [c.id for c in resolve("fedar:THM1")], [c.id for c in resolve("FedAR:lemma2")]
+    (['fedar:thm1-printed', 'fedar:thm1-proved'], ['fedar:lemma2'])
     """
-
-    package: str | None = "fltheory.claims.papers"
-    #: the entry-point group of outside claims (:mod:`fltheory.plugins`; None: none loaded).
-    group: str | None = None
-    _claims: dict[str, Claim] = field(default_factory=dict)
-    _origins: dict[str, str] = field(default_factory=dict)
-    _discovered: bool = False
-
-    def add(self, claim: Claim) -> Claim:
-        origin = plugins.caller_module()
-        if claim.id in self._claims:
-            raise RuntimeError(
-                f"claim {claim.id} is registered twice (by {self._origins[claim.id]} and by "
-                f"{origin})"
-            )
-        self._claims[claim.id] = claim
-        self._origins[claim.id] = origin
-        if self.group is not None:
-            plugins.note_registration(origin, f"claim '{claim.id}'")
-        return claim
-
-    def origin(self, claim_id: str) -> str:
-        """The module that registered the claim (``fltheory.claims.papers.…`` for the papers').
-
-        >>> CLAIMS.origin("fedpbc:prop1-remark-uniform").startswith("fltheory.claims.papers.")
-        True
-        """
-        self._discover()
-        return self._origins[claim_id]
-
-    def _discover(self) -> None:
-        if not self._discovered and self.package is not None:
-            self._discovered = True
-            package = importlib.import_module(self.package)
-            for info in pkgutil.walk_packages(package.__path__, prefix=f"{self.package}."):
-                importlib.import_module(info.name)
-        if self.group is not None:
-            plugins.discover(self.group)
-
-    def __iter__(self) -> Iterator[Claim]:
-        self._discover()
-        return iter(sorted(self._claims.values(), key=lambda c: c.id))
-
-    def __len__(self) -> int:
-        self._discover()
-        return len(self._claims)
-
-    def get(self, claim_id: str) -> Claim:
-        self._discover()
-        if claim_id not in self._claims:
-            raise InputError(f"unknown claim '{claim_id}'{suggest(claim_id, self._claims)}")
-        return self._claims[claim_id]
-
-    def resolve(self, name: str) -> list[Claim]:
-        """The claims a user's name stands for: the claim of that id (case-insensitive), or, when
-        the name is a statement registered in several forms, every ``name-<form>`` variant
-        (``cafed:thm2-eq13`` → its printed, proved … forms).
-
-        >>> reg = ClaimRegistry(package=None)
-        >>> for label in ("thm1-printed", "thm1-proved", "lemma2"):
-        ...     _ = reg.add(Claim(f"fedar:{label}", Source("fedar", "§1", label), "s", reason="-"))
-        >>> [c.id for c in reg.resolve("fedar:THM1")], [c.id for c in reg.resolve("FedAR:lemma2")]
-        (['fedar:thm1-printed', 'fedar:thm1-proved'], ['fedar:lemma2'])
-        """
-        self._discover()
-        key = name.strip().lower()
-        by_key = {i.lower(): c for i, c in self._claims.items()}
-        if key in by_key:
-            return [by_key[key]]
-        family = [c for i, c in by_key.items() if i.startswith(key + "-")]
-        if family:
-            return family
-        raise InputError(f"unknown claim '{name}'{suggest(name, self._claims)}")
-
-    def select(self, ids: list[str] | None = None, paper: str | None = None) -> list[Claim]:
-        """The claims named by ``ids`` (all when None), restricted to ``paper`` if given.
-
-        >>> reg = ClaimRegistry(package=None)
-        >>> for label in ("a", "b"):
-        ...     _ = reg.add(Claim(f"fedar:{label}", Source("fedar", "§1", label), "s", reason="-"))
-        >>> [c.id for c in reg.select(["fedar:b"])], len(reg.select(paper="cafed"))
-        (['fedar:b'], 0)
-        """
-        self._discover()  # plug-ins may name works of their own
-        known = {**PAPERS, **OWN_PAPERS}
-        if paper is not None and paper not in known:
-            raise InputError(f"unknown paper '{paper}'{suggest(paper, known)}")
-        chosen = [c for i in ids for c in self.resolve(i)] if ids else list(self)
-        chosen = list({c.id: c for c in chosen}.values())  # a claim named twice is searched once
-        return [c for c in chosen if paper is None or c.paper == paper]
+    key = name.strip().lower()
+    by_key = {c.id.lower(): c for c in CLAIMS}
+    if key in by_key:
+        return [by_key[key]]
+    family = [c for i, c in by_key.items() if i.startswith(key + "-")]
+    if family:
+        return family
+    raise InputError(f"unknown claim '{name}'{suggest(name, CLAIMS.names())}")
 
 
-CLAIMS = ClaimRegistry(group="fltheory.claims")
+def select(ids: list[str] | None = None, paper: str | None = None) -> list[Claim]:
+    """The claims named by ``ids`` (each :func:`resolve` d; all when None), restricted to
+    ``paper`` if given, each once.
+
+    >>> from unittest import mock
+    >>> import fltheory.claims.claim as claims_module
+    >>> with mock.patch.object(claims_module, "CLAIMS", Registry("claim")):
+    ...     for label in ("a", "b"):
+    ...         _ = register(Claim(f"fedar:{label}", Source("fedar", "§1", label), "s", reason="-"))
+    ...     [c.id for c in select(["fedar:b", "fedar:B"])], len(select(paper="cafed"))
+    (['fedar:b'], 0)
+    """
+    CLAIMS.names()  # plug-ins may name works of their own
+    known = {**PAPERS, **OWN_PAPERS}
+    if paper is not None and paper not in known:
+        raise InputError(f"unknown paper '{paper}'{suggest(paper, known)}")
+    chosen = [c for i in ids for c in resolve(i)] if ids else list(CLAIMS)
+    chosen = list({c.id: c for c in chosen}.values())  # a claim named twice is searched once
+    return [c for c in chosen if paper is None or c.paper == paper]
 
 
 def register_claim(
@@ -227,7 +177,7 @@ def register_claim(
 
     >>> from unittest import mock
     >>> import fltheory.claims.claim as claims_module
-    >>> with mock.patch.object(claims_module, "CLAIMS", ClaimRegistry(package=None)):
+    >>> with mock.patch.object(claims_module, "CLAIMS", Registry("claim")):
     ...     c = register_claim("fedar:demo", "§1", "Lemma 1", (10, 12), "s", reason="prose")
     ...     str(c.source), [claim.id for claim in claims_module.CLAIMS]
     ('003_7bfc4ba284d104ce.txt §1, Lemma 1 (lines 10–12)', ['fedar:demo'])
@@ -243,12 +193,12 @@ def register(claim: Claim) -> Claim:
 
     >>> from unittest import mock
     >>> import fltheory.claims.claim as claims_module
-    >>> with mock.patch.object(claims_module, "CLAIMS", ClaimRegistry(package=None)):
+    >>> with mock.patch.object(claims_module, "CLAIMS", Registry("claim")):
     ...     _ = register(Claim("fedar:demo", Source("fedar", "§1", "demo"), "s", reason="prose"))
     ...     [claim.id for claim in claims_module.CLAIMS]
     ['fedar:demo']
     """
-    return CLAIMS.add(claim)
+    return CLAIMS.add(claim.id, claim)
 
 
 def jsonable_instance(inst: Instance) -> dict[str, Any]:

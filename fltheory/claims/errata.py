@@ -281,9 +281,10 @@ def update_readme(readme: str, results: dict[str, Any]) -> str:
 def errata_files(results: dict[str, Any]) -> dict[str, str]:
     """Every file of ``docs/errata/`` (relative path → content): the verification scripts of
     the errors, typos and versions, and each paper's report (Markdown and HTML)."""
-    from fltheory.claims.claim import CLAIMS, PAPERS
+    from fltheory.claims.claim import CLAIMS
     from fltheory.claims.errata_report import paper_report_html, paper_report_markdown
     from fltheory.claims.errata_script import errata_script, script_name
+    from fltheory.papers import PAPERS
 
     files: dict[str, str] = {}
     for record in results["claims"]:

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fltheory.claims.claim import CLAIMS, Claim
+from fltheory.claims.claim import CLAIMS, Claim, select
 from fltheory.papers import PAPER_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,7 +115,7 @@ def claims_markdown(verdicts: dict[str, str] | None = None) -> str:
     verdicts = stored_verdicts() if verdicts is None else verdicts
     parts = [HEADER]
     for paper in PAPER_TABLE.values():
-        claims = CLAIMS.select(paper=paper.id)
+        claims = select(paper=paper.id)
         if not claims:
             continue
         parts += [

@@ -47,13 +47,13 @@ def _select(ids: list[str] | None, paper: str | None) -> list["Claim"]:
     """The claims named by ``ids`` / ``paper``; with neither, those registered by the plug-ins
     requested by name when there are any, else every claim."""
     from fltheory import plugins
-    from fltheory.claims.claim import CLAIMS
+    from fltheory.claims.claim import CLAIMS, select
 
     if not ids and paper is None:
         own = [c for c in CLAIMS if plugins.requested_by_name(CLAIMS.origin(c.id))]
         if own:
             return own
-    return CLAIMS.select(ids or None, paper=paper)
+    return select(ids or None, paper=paper)
 
 
 def notes_text(claim: "Claim") -> str:
@@ -226,7 +226,7 @@ def _print(report: dict[str, Any], notes: bool = False) -> None:
                 str(v["evaluations"]),
             )
         )
-    from fltheory.claims.claim import PAPERS
+    from fltheory.papers import PAPERS
 
     whose = "the papers" if all(v["id"].split(":")[0] in PAPERS for v in report["claims"]) else ""
     out = console()
@@ -383,7 +383,7 @@ def check_command(
 ) -> None:
     """Search each claim of the papers (or your own, with --plugin MODULE) for a counterexample:
     refuted (with the finding's class), holds, inconclusive, or error."""
-    from fltheory.claims.claim import PAPERS
+    from fltheory.papers import PAPERS
 
     if notes and json_out:
         raise InputError("--notes prints text; --json already carries every claim's notes")

@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from fltheory.config.schema import Strict
 from fltheory.errors import InputError
 from fltheory.experiments.diagnoses import read_notes
 from fltheory.papers import Source
@@ -404,12 +403,8 @@ class Experiment:
         }
 
 
-def _build(params: Strict, experiment: Experiment) -> Experiment:
-    return experiment
-
-
 #: Every experiment, by ID; modules of :mod:`fltheory.experiments.catalog` register themselves.
-EXPERIMENTS: Registry[Experiment] = Registry(
+EXPERIMENTS: Registry[Experiment, Experiment] = Registry(
     "experiment", package="fltheory.experiments.catalog", group="fltheory.experiments"
 )
 
@@ -420,13 +415,7 @@ def register(experiment: Experiment) -> Experiment:
     >>> get("cafed:fig1a").source.label
     'Fig. 1(a)'
     """
-    EXPERIMENTS.register(
-        experiment.id,
-        params=Strict,
-        doc=experiment.title,
-        experiment=experiment,
-    )(_build)
-    return experiment
+    return EXPERIMENTS.add(experiment.id, experiment)
 
 
 def get(experiment_id: str) -> Experiment:
@@ -435,8 +424,7 @@ def get(experiment_id: str) -> Experiment:
     >>> get("cafed:fig1b").id
     'cafed:fig1b'
     """
-    experiment: Experiment = EXPERIMENTS.get(experiment_id).extras["experiment"]
-    return experiment
+    return EXPERIMENTS.get(experiment_id)
 
 
 def module_of(experiment_id: str) -> str:
@@ -445,7 +433,7 @@ def module_of(experiment_id: str) -> str:
     >>> module_of("cafed:fig2a")
     'fltheory.experiments.catalog.cafed_fig2'
     """
-    return EXPERIMENTS.get(experiment_id).origin
+    return EXPERIMENTS.origin(experiment_id)
 
 
 def all_experiments() -> list[Experiment]:
@@ -454,4 +442,4 @@ def all_experiments() -> list[Experiment]:
     >>> "cafed-infocom:table1" in [e.id for e in all_experiments()]
     True
     """
-    return [entry.extras["experiment"] for entry in EXPERIMENTS]
+    return list(EXPERIMENTS)

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
+from fltheory.claims.claim import resolve, select
 
 A = np.array
-CLAIMS_HERE = CLAIMS.select(paper="cafed-infocom")
+CLAIMS_HERE = select(paper="cafed-infocom")
 
 
 def claim(cid):
@@ -76,7 +77,7 @@ def test_aliases_say_what_is_missing_and_where_the_journal_checks_it():
         missing, _, target = c.reason.partition("lost in this extraction")
         assert missing.strip() and "registered as cafed:" in target, c.id
         for ref in re.findall(r"cafed:[a-z0-9][a-z0-9.\-]*[a-z0-9]", target):
-            assert CLAIMS.resolve(ref), (c.id, ref)
+            assert resolve(ref), (c.id, ref)
 
 
 def test_the_cluster_remark_is_checked_with_the_journal_margin():

@@ -6,10 +6,10 @@ import pytest
 
 import fltheory.claims.claim as claim_module
 from fltheory.claims import Claim, Real, Source, Space
-from fltheory.claims.claim import ClaimRegistry
 from fltheory.claims.explain import Explanation, Quantity, Step, dec
 from fltheory.claims.finding import Finding, Reading
 from fltheory.cli.app import main
+from fltheory.registry import Registry
 
 
 def _explain_square(inst):
@@ -35,8 +35,9 @@ PROSE_NOTES = "No margin: the remark   names no quantity."
 
 @pytest.fixture
 def planted(monkeypatch):
-    reg = ClaimRegistry(package=None)
-    reg.add(
+    reg: Registry[Claim, Claim] = Registry("claim")
+    monkeypatch.setattr(claim_module, "CLAIMS", reg)
+    claim_module.register(
         Claim(
             "fedar:true",
             Source("fedar", "§1", "eq. (1)"),
@@ -46,7 +47,7 @@ def planted(monkeypatch):
             expected="holds",
         )
     )
-    reg.add(
+    claim_module.register(
         Claim(
             "fedpbc:false",
             Source("fedpbc", "§2", "Lemma 9"),
@@ -61,9 +62,15 @@ def planted(monkeypatch):
             notes=FALSE_NOTES,
         )
     )
-    reg.add(Claim("fedpbc:prose", Source("fedpbc", "§3", "Remark 9"), "FL helps",
-                  reason="a remark in prose", notes=PROSE_NOTES))  # fmt: skip
-    monkeypatch.setattr(claim_module, "CLAIMS", reg)
+    claim_module.register(
+        Claim(
+            "fedpbc:prose",
+            Source("fedpbc", "§3", "Remark 9"),
+            "FL helps",
+            reason="a remark in prose",
+            notes=PROSE_NOTES,
+        )
+    )
     return reg
 
 

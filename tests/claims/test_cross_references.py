@@ -6,6 +6,7 @@ import re
 import pytest
 
 from fltheory.claims import CLAIMS
+from fltheory.claims.claim import resolve
 from fltheory.errors import InputError
 
 REF = re.compile(r"\b((?:cafed-infocom|cafed|fedpbc|fedar):[a-z0-9][a-z0-9.\-]*[a-z0-9])", re.I)
@@ -17,7 +18,7 @@ def test_cross_references_resolve():
         text = " ".join(str(x) for x in (claim.reason or "", claim.notes or "", claim.statement))
         for ref in set(REF.findall(text)):
             try:
-                CLAIMS.resolve(ref)
+                resolve(ref)
             except InputError:
                 dangling.append((claim.id, ref))
     assert not dangling
@@ -25,7 +26,7 @@ def test_cross_references_resolve():
 
 def test_the_reference_pattern_finds_a_dangling_id():
     with pytest.raises(InputError):
-        CLAIMS.resolve(REF.findall("see cafed:lemma99-eq1")[0])
+        resolve(REF.findall("see cafed:lemma99-eq1")[0])
 
 
 def test_issue_ids_resolve():
@@ -39,4 +40,4 @@ def test_issue_ids_resolve():
         "fedar:thm1 fedar:thm2"
     ).split()
     for name in names:
-        assert CLAIMS.resolve(name), name
+        assert resolve(name), name

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from fltheory.claims.claim import PAPERS
 from fltheory.claims.finding import ERRATA_CLASSES
+from fltheory.papers import PAPERS
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = json.loads((ROOT / "docs" / "check_results.json").read_text())

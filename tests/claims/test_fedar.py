@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from fltheory.claims import CLAIMS
+from fltheory.claims.claim import select
 from fltheory.claims.papers.fedar import _limits as FL
 from fltheory.claims.papers.fedar import s4_rules as F
 from fltheory.claims.papers.fedar import s5_1_theorem1 as FT
@@ -23,7 +24,7 @@ from fltheory.sim.problems import QuadraticSim
 from fltheory.sim.settings import AlgorithmSpec, Schedule, SimSettings
 
 A = np.array
-CLAIMS_HERE = CLAIMS.select(paper="fedar")
+CLAIMS_HERE = select(paper="fedar")
 
 
 def claim(cid):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS
+from fltheory.claims.claim import select
 from fltheory.claims.papers.fedpbc import _common as FC
 from fltheory.claims.papers.fedpbc import s3_prop1 as P1
 from fltheory.claims.papers.fedpbc import s3_prop1_remarks as P1R
@@ -38,7 +39,7 @@ def exact(cid, **inst):
     return value
 
 
-CLAIMS_HERE = CLAIMS.select(paper="fedpbc")
+CLAIMS_HERE = select(paper="fedpbc")
 
 
 def test_every_claim_has_a_verdict_expectation_or_a_reason():

@@ -45,8 +45,8 @@ def test_the_toml_blocks_parse():
 
 
 def test_the_entry_point_groups_are_the_registries():
-    registries = (ALGORITHMS, PROBLEMS, AVAILABILITY, MODELS, LOCAL_METHODS, EXPERIMENTS)
-    groups = {r.what: r.group for r in registries} | {"claim": CLAIMS.group}
+    registries = (ALGORITHMS, PROBLEMS, AVAILABILITY, MODELS, LOCAL_METHODS, EXPERIMENTS, CLAIMS)
+    groups = {r.what: r.group for r in registries}
     assert groups == plugins.GROUPS
     for group in plugins.GROUPS.values():
         assert f"`{group}`" in PAGE

@@ -176,13 +176,14 @@ def test_every_registered_name_appears_in_the_page():
             assert f"`{name}`" in text
 
 
-def test_the_page_changes_when_a_plugin_is_added(monkeypatch):
+def test_the_page_changes_when_a_plugin_is_added(request):
     """The staleness check can fail: a new entry shows up in the generated page."""
 
     def build_example(params: BaseModel, ctx: AlgorithmContext):
         """An algorithm added for this test."""
 
     entry = Entry("zz_example", NoParams, build_example, "An algorithm added for this test.")
-    monkeypatch.setitem(ALGORITHMS._entries, "zz_example", entry)
+    ALGORITHMS.add("zz_example", entry, origin=entry.origin)
+    request.addfinalizer(lambda: ALGORITHMS.unregister("zz_example"))
     page = plugins_markdown()
     assert '### `name = "zz_example"`' in page and page != PAGE.read_text()
