@@ -108,7 +108,33 @@ def group_of(c: Claim) -> str:
         return c.paper
     assert c.margin is not None
     module = c.margin.__module__.rsplit(".", 1)[1]
-    return {"cafed_clients": "cafed_chains"}.get(module, module)
+    return CAFED_MODULE_GROUPS.get(module, module)
+
+
+#: The CA-Fed section modules split from ``cafed_chains``/``cafed_clients``/``cafed_lemma1``
+#: (issue 25) keep their group (its budgets and time allowance).
+CAFED_MODULE_GROUPS = {
+    **dict.fromkeys(
+        (
+            "_clusters",
+            "app_b2_definition1",
+            "app_b2_lemma16",
+            "app_b2_lemma16_eq158",
+            "app_b2_lemmas_17_18",
+            "app_f1_mixing",
+            "app_f1_slem",
+            "app_f2_props_3_6",
+            "app_f3_two_state",
+            "s3a_chains",
+            "s3d_guideline_b",
+            "s4b_estimators",
+            "s5a_population",
+            "s5b_clients",
+        ),
+        "cafed_chains",
+    ),
+    "s3a_lemma1": "cafed_lemma1",
+}
 
 
 EXECUTABLE = [c for c in CLAIMS if c.executable]

@@ -555,7 +555,8 @@ for _label, _section, _name, _lines, _needed, _target in _ALIASES:
 # ---------------------------------------------------------------------------------------------
 # §VI-B (l.127–130): clusters, legible in this copy
 # ---------------------------------------------------------------------------------------------
-from fltheory.claims.papers.cafed.cafed_clients import SEC5E_SPACE, _sec5e  # noqa: E402
+from fltheory.claims.papers.cafed._clusters import SEC5E_SPACE  # noqa: E402
+from fltheory.claims.papers.cafed._clusters import sec5e_margin as _sec5e  # noqa: E402
 
 _register(
     "spatial", "§VI-B", "clusters: exclude a whole cluster to reduce λ", (127, 130),
