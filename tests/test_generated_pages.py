@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fltheory.claims import CLAIMS
 from fltheory.claims.index import PAGE as CLAIMS_PAGE
-from fltheory.claims.index import claims_markdown, module_path, stored_verdicts
+from fltheory.claims.index import claims_markdown, module_path, section_prefix, stored_verdicts
 from fltheory.cli.app import main
 from fltheory.experiments.index import PAGE as EXPERIMENTS_PAGE
 from fltheory.experiments.index import experiments_markdown, recorded_verdicts
@@ -45,7 +45,7 @@ def test_the_pages_change_with_a_verdict():
 def test_the_claims_page_changes_when_a_claim_is_added(request):
     claim = CLAIMS.get("fedar:eq4")
     extra = replace(claim, id="fedar:zz-added-for-this-test")
-    CLAIMS.add(extra.id, extra, origin="fltheory.claims.papers.fedar.fedar")
+    CLAIMS.add(extra.id, extra, origin="fltheory.claims.papers.fedar.s4_rules")
     request.addfinalizer(lambda: CLAIMS.unregister(extra.id))
     page = claims_markdown()
     assert "| `fedar:zz-added-for-this-test` |" in page and page != CLAIMS_PAGE.read_text()
@@ -100,9 +100,29 @@ def test_every_claims_notes_are_on_the_claims_page():
     assert missing == [], "docs/claims.md lacks these notes: run python -m fltheory.claims.index"
 
 
-def test_the_claims_page_changes_with_a_note(monkeypatch):
+def test_the_claims_page_changes_with_a_note(request):
     """The page shows the notes of the registry as it is: another note, another page."""
-    claim = CLAIMS.get("fedar:eq4")
-    monkeypatch.setitem(CLAIMS._claims, claim.id, replace(claim, notes="A new reading."))
+    claim, origin = CLAIMS.get("fedar:eq4"), CLAIMS.origin("fedar:eq4")
+
+    def restore() -> None:
+        CLAIMS.unregister(claim.id)
+        CLAIMS.add(claim.id, claim, origin=origin)
+
+    CLAIMS.unregister(claim.id)
+    request.addfinalizer(restore)
+    CLAIMS.add(claim.id, replace(claim, notes="A new reading."), origin=origin)
     page = claims_markdown()
     assert "- `fedar:eq4` — A new reading." in page and page != CLAIMS_PAGE.read_text()
+
+
+def test_a_claims_module_is_named_after_the_section_that_prints_it():
+    """fltheory/claims/papers/<paper>/<prefix>_<topic>.py with <prefix> = section_prefix(section):
+    a statement's file follows from where the paper prints it."""
+    misplaced = [
+        (c.id, CLAIMS.origin(c.id))
+        for c in CLAIMS
+        if not CLAIMS.origin(c.id)
+        .rsplit(".", 1)[1]
+        .startswith(section_prefix(c.source.section) + "_")
+    ]
+    assert misplaced == []

@@ -1,4 +1,4 @@
-"""CA-Fed availability-chain claims (claims/papers/cafed/cafed_chains.py, cafed_clients.py):
+"""CA-Fed availability-chain claims (claims/papers/cafed: s3a_chains, app_b2_*, app_f*, s3d–s5b):
 every margin at a hand-checkable instance against an independent computation (closed forms,
 exact rationals, numpy on the dense matrix), (every claim's verdict:
 test_expected_verdicts.py)."""
@@ -9,9 +9,22 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import fltheory.claims.papers.cafed.cafed_chains as cc
-import fltheory.claims.papers.cafed.cafed_clients as cl
 from fltheory.claims import CLAIMS
+from fltheory.claims.papers.cafed import _chain_oracles as orc
+from fltheory.claims.papers.cafed._chains import _CANONICAL, L16_FAMILIES, build_chain
+from fltheory.claims.papers.cafed._clients import proxy_gap
+from fltheory.claims.papers.cafed.app_b2_lemma16_eq158 import L158_FAMILIES
+from fltheory.claims.papers.cafed.app_f1_mixing import (
+    MIX_LOWER_FAMILIES,
+    MIX_REVERSIBLE_FAMILIES,
+    MIX_UPPER_GENERAL_FAMILIES,
+)
+from fltheory.claims.papers.cafed.app_f1_slem import (
+    EQ229_FAMILIES,
+    PRINTED_FAMILIES,
+    _printed_as_jordan,
+)
+from fltheory.claims.papers.cafed.s3a_chains import FN3_FAMILIES
 from fltheory.errors import NumericalError
 from fltheory.rng import generator
 
@@ -27,7 +40,7 @@ def inst(cid, **over):
     ``over`` (a ``family`` name is turned into the claim's index for it)."""
     c = claim(cid)
     out = c.space.sample(generator(0, f"test/{cid}"))
-    out.update({k: v for k, v in cc._CANONICAL.items() if k in out})
+    out.update({k: v for k, v in _CANONICAL.items() if k in out})
     if isinstance(over.get("family"), tuple):
         families, name = over["family"]
         over["family"] = families.index(name)
@@ -62,12 +75,12 @@ def dense2(p, q):
 
 
 def test_eq229_slem_two_state_and_nilpotent():
-    fam = (cc.EQ229_FAMILIES, "dense")
+    fam = (EQ229_FAMILIES, "dense")
     # P = [[3/4, 1/4], [1/2, 1/2]]: eigenvalues 1 and 1/4 (numpy below), λ = 5/8
     assert np.sort(np.linalg.eigvals(A([[0.75, 0.25], [0.5, 0.5]])).real)[0] == pytest.approx(0.25)
     assert margin("eq229-slem", family=fam, **dense2(0.25, 0.5)) == pytest.approx(1e-10, abs=1e-15)
     # boundary: the de Bruijn chain of 3 fair coins, Pᵗ = 1ρᵀ for t ≥ 3, so λ̄₂ = 0 exactly
-    debruijn = dict(family=(cc.EQ229_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0)
+    debruijn = dict(family=(EQ229_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0)
     assert margin("eq229-slem", **debruijn) == pytest.approx(1e-10, abs=1e-15)
 
 
@@ -91,7 +104,7 @@ def test_eq229_printed_counterexample():
     c = claim("eq229-slem-printed")
     i = dict(r1=0.1, r2=-0.1, rad=0.9, ang=math.pi / 2, shrink=1.0)
     m = c.margin(i)
-    P = cc._build_chain(cc._printed_as_jordan(i), cc.PRINTED_FAMILIES).Pf
+    P = build_chain(_printed_as_jordan(i), PRINTED_FAMILIES).Pf
     assert m < -0.1
     assert m == pytest.approx(_printed_by_numpy(P), abs=1e-9)
     assert c.exact(i)[0] < 0
@@ -104,15 +117,15 @@ def test_eq229_printed_counterexample():
 
 def test_lemma16_eq5_two_state_closed_form():
     # π = ½, λ₂ = 0.9: E(t) = ½·0.9ᵗ, C_P = 2, T_P = 0, λ = 0.95; worst t = 0: ln(2/½) = ln 4
-    fam = (cc.L16_FAMILIES, "product")
+    fam = (L16_FAMILIES, "product")
     assert margin("lemma16-eq5", family=fam, **client(0.5, 0.9)) == pytest.approx(math.log(4))
     assert float(exact("lemma16-eq5", family=fam, **client(0.5, 0.9))) == pytest.approx(math.log(4))
 
 
 def test_lemma16_eq5_nilpotent_boundary():
     # de Bruijn, 2 fair coins: E(0) = 3/4, E(1) = 1/4, E(t ≥ 2) = 0; λ̄₂ = 0, λ = ½, T_P = 0
-    db = dict(family=(cc.L16_FAMILIES, "debruijn"), k=2, p=0.5, lazyd=0.0)
-    ch = cc._build_chain(inst("lemma16-eq5", **db), cc.L16_FAMILIES)
+    db = dict(family=(L16_FAMILIES, "debruijn"), k=2, p=0.5, lazyd=0.0)
+    ch = build_chain(inst("lemma16-eq5", **db), L16_FAMILIES)
     c = ch.code.constants()
     assert (c.slem, c.T_P) == (0.0, 0)
     want = min(c.log_C_P - math.log(0.75), c.log_C_P + math.log(0.5) - math.log(0.25))
@@ -121,17 +134,17 @@ def test_lemma16_eq5_nilpotent_boundary():
 
 
 def test_eq156_two_state_and_defective_counterexample():
-    fam = (cc.L16_FAMILIES, "product")
+    fam = (L16_FAMILIES, "product")
     # diagonalisable: C_P = √(M − 1)·Σ‖Π_μ‖_* = 2 for π = ½ (projectors ½[[1, ±1], [±1, 1]])
     assert margin("lemma16-eq156-cp", family=fam, **client(0.5, 0.9)) == pytest.approx(
         1e-6, abs=1e-12
     )
     # a Jordan block of size 3 at 0.5, the chain 10⁻¹² from the identity (lazy): the library
     # calls C_P minimal (a semisimple cluster) although P is defective (exact ranks, sympy)
-    jordan = dict(family=(cc.L16_FAMILIES, "jordan"), nb=1, n0=3, a0=0.5, th0=0.0,
+    jordan = dict(family=(L16_FAMILIES, "jordan"), nb=1, n0=3, a0=0.5, th0=0.0,
                   lazyj=1.0 - 1e-12)  # fmt: skip
     i = inst("lemma16-eq156-cp", **jordan)
-    ch = cc._build_chain(i, cc.L16_FAMILIES)
+    ch = build_chain(i, L16_FAMILIES)
     import sympy
 
     P = sympy.Matrix(ch.P)
@@ -187,8 +200,8 @@ def test_eq157_reading_a_nilpotent_and_frobenius():
 def test_footnote3_nilpotent_counterexample_and_closed_form():
     # de Bruijn, 2 fair coins (λ̄₂ = 0), λ′ = 10⁻⁶: reading A keeps T_P = 0 and E(1) = ¼ >
     # C_P·λ′; the margin is ln(C_P λ′/E(1)) at t = 1
-    db = dict(family=(cc.FN3_FAMILIES, "debruijn"), k=2, p=0.5, lazyd=0.0, lf=6.0)
-    ch = cc._build_chain(inst("footnote3-lambda-choice-a", **db), cc.FN3_FAMILIES)
+    db = dict(family=(FN3_FAMILIES, "debruijn"), k=2, p=0.5, lazyd=0.0, lf=6.0)
+    ch = build_chain(inst("footnote3-lambda-choice-a", **db), FN3_FAMILIES)
     log_C = ch.code.constants().log_C_P
     want = log_C + math.log(1e-6) - math.log(0.25)
     assert margin("footnote3-lambda-choice-a", **db) == pytest.approx(want)
@@ -197,7 +210,7 @@ def test_footnote3_nilpotent_counterexample_and_closed_form():
     # reading B: T = 2 and E(t ≥ 2) = 0: nothing to violate
     assert margin("footnote3-lambda-choice-b", **db) > 0
     # π = ½, λ₂ = 0.9, λ′ = 0.9 + 10⁻¹²·0.1: the worst t is 0, ln(C_P/E(0)) = ln 4
-    prod = dict(family=(cc.FN3_FAMILIES, "product"), lf=12.0, **client(0.5, 0.9))
+    prod = dict(family=(FN3_FAMILIES, "product"), lf=12.0, **client(0.5, 0.9))
     assert margin("footnote3-lambda-choice-b", **prod) == pytest.approx(math.log(4))
 
 
@@ -205,7 +218,7 @@ def test_footnote3_nilpotent_counterexample_and_closed_form():
 
 
 def test_mixing_bounds_two_state_closed_forms():
-    fam = (cc.MIX_LOWER_FAMILIES, "product")
+    fam = (MIX_LOWER_FAMILIES, "product")
     # π = ½, λ₂ = ½: d(t) = ½·½ᵗ, t_mix(¼) = 1, t_rel = 2: lower ln 2, upper 2 ln 8
     assert margin("appf1-mixing-lower", family=fam, eps=0.25, **client(0.5, 0.5)) == (
         pytest.approx(1 - math.log(2))
@@ -214,7 +227,7 @@ def test_mixing_bounds_two_state_closed_forms():
     assert margin("appf1-mixing-lower", family=fam, eps=0.25, **client(0.5, -0.9)) == (
         pytest.approx((7 - 9 * math.log(2)) / 7)
     )
-    rev = (cc.MIX_REVERSIBLE_FAMILIES, "product")
+    rev = (MIX_REVERSIBLE_FAMILIES, "product")
     upper = 2 * math.log(8)
     assert margin("appf1-mixing-upper-reversible", family=rev, eps=0.25, **client(0.5, 0.5)) == (
         pytest.approx((upper - 1) / upper)
@@ -223,7 +236,7 @@ def test_mixing_bounds_two_state_closed_forms():
 
 def test_mixing_upper_general_debruijn_counterexample():
     # 3 fair coins: λ̄₂ = 0, ρ_min = 1/8, bound ln(8/ε); d(2) = ½ > ε, d(3) = 0: t_mix = 3
-    db = dict(family=(cc.MIX_UPPER_GENERAL_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0,
+    db = dict(family=(MIX_UPPER_GENERAL_FAMILIES, "debruijn"), k=3, p=0.5, lazyd=0.0,
               eps=0.45)  # fmt: skip
     bound = math.log(8 / 0.45)
     # (the library's float λ̄₂ is 2.2e-6, not 0, on this nilpotent chain: rel 1e-4)
@@ -236,14 +249,14 @@ def test_mixing_upper_general_inventory_chain_in_exact_rationals():
          [119, 0, 864, 0, 17, 0, 0], [679, 36, 5, 168, 5, 107, 0], [9, 43, 26, 836, 0, 61, 24],
          [266, 4, 0, 0, 24, 131, 574]]  # fmt: skip
     P = [[Fraction(x, sum(row)) for x in row] for row in w]
-    rho = cc.orc.exact_stationary(P)
+    rho = orc.exact_stationary(P)
     B = [[P[i][j] - rho[j] for j in range(7)] for i in range(7)]
     B5 = B
     for _ in range(4):
-        B5 = cc.orc.matmul(B5, B)
+        B5 = orc.matmul(B5, B)
     d5 = max(sum(abs(x) for x in row) for row in B5) / 2
     assert d5 > Fraction(1, 4)  # t_mix(¼) ≥ 6
-    slem = max(abs(z) for z in np.linalg.eigvals(cc.orc.to_float(P)) if abs(z - 1) > 1e-9)
+    slem = max(abs(z) for z in np.linalg.eigvals(orc.to_float(P)) if abs(z - 1) > 1e-9)
     assert math.log(4 / float(min(rho))) / (1 - slem) < 5.75  # the bound is below 6
 
 
@@ -268,7 +281,7 @@ def test_eq158_printed_counterexample_and_corrected():
     assert claim("lemma16-eq158-printed").margin(two) == pytest.approx(printed)
     assert float(claim("lemma16-eq158-printed").exact(two)[0]) == pytest.approx(printed)
     # corrected: J₁ = t is capped, so only E(J) ≤ C_P λ^J = 1.9 is claimed
-    fam = (cc.L158_FAMILIES, "product")
+    fam = (L158_FAMILIES, "product")
     i = dict(family=fam, lH=1.0, s=1, **client(0.5, 0.9))
     assert margin("lemma16-eq158-corrected", **i) == pytest.approx(math.log(1.9 / 0.45))
     # t = 1000: J = 207 < t, both parts checked
@@ -374,7 +387,7 @@ def test_guideline_b_bound_counterexample():
 
 def test_proxy_hand_value():
     # u = (0, 2) on the first axis, w = 0, p = (½, ½): proxy 1, F_B(0) − F_B* = 1 − ½ = ½
-    proxy, gap = cl._proxy_gap(dict(N=2, u1=A([0.0, 2.0]), u2=A([0.0, 0.0]), h1=A([1.0, 1.0]),
+    proxy, gap = proxy_gap(dict(N=2, u1=A([0.0, 2.0]), u2=A([0.0, 0.0]), h1=A([1.0, 1.0]),
                                     h2=A([1.0, 1.0]), w1=0.0, w2=0.0, pi=A([1.0, 1.0]),
                                     q=A([1.0, 1.0]), c=A([0.0, 0.0])))  # fmt: skip
     assert (proxy, gap) == (1, Fraction(1, 2))

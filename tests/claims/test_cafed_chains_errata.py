@@ -1,6 +1,7 @@
-"""The findings of fltheory/claims/papers/cafed/cafed_chains.py: witnesses in the paper's quantities
-(``explain``) and the standalone ``verify`` functions against hand computations (exact
-rationals and closed forms written out here), and the classification of each refuted claim."""
+"""The findings of the CA-Fed chain modules (claims/papers/cafed: app_b2_*, app_f1_*): witnesses
+in the paper's quantities (``explain``) and the standalone ``verify`` functions against hand
+computations (exact rationals and closed forms written out here), and the classification of each
+refuted claim."""
 
 import math
 from fractions import Fraction
@@ -8,9 +9,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import fltheory.claims.papers.cafed.cafed_chains as cc
 from fltheory.claims import CLAIMS
 from fltheory.claims.errata_script import standalone_source
+from fltheory.claims.papers.cafed._chains import _CANONICAL
+from fltheory.claims.papers.cafed.app_f1_mixing import MIX_UPPER_GENERAL_FAMILIES
 
 F = Fraction
 
@@ -42,8 +44,8 @@ def test_mixing_upper_witness_debruijn_three_fair_coins():
     # d(1) = 3/4 (one flip known), d(2) = 1/2, d(3) = 0: t_mix(0.45) = 3 > ln(8/0.45) = 2.878
     c = CLAIMS.get("cafed:appf1-mixing-upper-general")
     inst = c.space.sample(np.random.default_rng(0))
-    inst.update({k: v for k, v in cc._CANONICAL.items() if k in inst})
-    inst.update(family=cc.MIX_UPPER_GENERAL_FAMILIES.index("debruijn"), k=3, p=0.5, lazyd=0.0,
+    inst.update({k: v for k, v in _CANONICAL.items() if k in inst})
+    inst.update(family=MIX_UPPER_GENERAL_FAMILIES.index("debruijn"), k=3, p=0.5, lazyd=0.0,
                 eps=0.45)  # fmt: skip
     e = c.explain(inst)
     assert e.lhs.value == 3 and float(e.rhs.value) == pytest.approx(math.log(8 / 0.45))

@@ -1,6 +1,7 @@
-"""Findings of fltheory.claims.papers.cafed.cafed_clients (the margins and verdicts are tested in
-test_cafed_chains.py): the step (171) counterexample explained in the paper's quantities and
-recomputed by hand, and the readings of Guideline B and of §V-A's population."""
+"""Findings of the CA-Fed client modules (claims/papers/cafed: s3d_guideline_b, s5a_population,
+app_b2_lemmas_17_18; the margins and verdicts are tested in test_cafed_chains.py): the step (171)
+counterexample explained in the paper's quantities and recomputed by hand, and the readings of
+Guideline B and of §V-A's population."""
 
 from fractions import Fraction
 

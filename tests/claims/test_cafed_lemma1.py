@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fltheory.claims import CLAIMS, falsify
-from fltheory.claims.papers.cafed.cafed_lemma1 import EXAMPLE, _boundary_extremes
+from fltheory.claims.papers.cafed.s3a_lemma1 import EXAMPLE, _boundary_extremes
 from fltheory.problems.quadratic import QuadraticProblem
 
 CLAIM = CLAIMS.get("cafed:lemma1")

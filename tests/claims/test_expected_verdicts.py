@@ -136,7 +136,7 @@ def group_of(c: Claim) -> str:
         return c.paper
     assert c.margin is not None
     module = c.margin.__module__.rsplit(".", 1)[1]
-    return {"cafed_clients": "cafed_chains", **SPLIT_FROM, **CAFED_LEMMA_GROUPS}.get(module, module)
+    return {**CAFED_MODULE_GROUPS, **SPLIT_FROM, **CAFED_LEMMA_GROUPS}.get(module, module)
 
 
 #: The CA-Fed App. B lemma and Theorem 2 modules (the module defining a claim's margin) by the
@@ -151,6 +151,32 @@ CAFED_LEMMA_GROUPS = {
     "app_b2_lemmas_11_13": "cafed_lemmas_b",  # Lemma 12 (Lemma 11's margins: _theorem2)
     "_theorem2": "cafed_theorem2",  # Theorem 2's forms, Lemmas 11 and 15
     "s3b_theorem2": "cafed_theorem2",  # the correlation remark
+}
+
+
+#: The CA-Fed section modules split from ``cafed_chains``/``cafed_clients``/``cafed_lemma1``
+#: (issue 25) keep their group (its budgets and time allowance).
+CAFED_MODULE_GROUPS = {
+    **dict.fromkeys(
+        (
+            "_clusters",
+            "app_b2_definition1",
+            "app_b2_lemma16",
+            "app_b2_lemma16_eq158",
+            "app_b2_lemmas_17_18",
+            "app_f1_mixing",
+            "app_f1_slem",
+            "app_f2_props_3_6",
+            "app_f3_two_state",
+            "s3a_chains",
+            "s3d_guideline_b",
+            "s4b_estimators",
+            "s5a_population",
+            "s5b_clients",
+        ),
+        "cafed_chains",
+    ),
+    "s3a_lemma1": "cafed_lemma1",
 }
 
 

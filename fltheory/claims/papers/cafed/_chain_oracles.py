@@ -1,8 +1,9 @@
 """Independent oracles and instance builders for the availability-chain claims of CA-Fed.
 
-Used by :mod:`fltheory.claims.papers.cafed.cafed_chains`; nothing here registers a claim. Everything
-is written afresh (no call into :mod:`fltheory.markov` except where a docstring says so), so
-that a claim's margin compares the library with a second computation:
+Used by :mod:`fltheory.claims.papers.cafed._chains` and the chain section modules (``s3a_chains``,
+``app_b2_*``, ``app_f*``); nothing here registers a claim. Everything is written afresh (no call
+into :mod:`fltheory.markov` except where a docstring says so), so that a claim's margin compares
+the library with a second computation:
 
 * exact rationals: stationary laws by Gaussian elimination in :class:`~fractions.Fraction`,
   characteristic polynomials over Q (sympy's dense polynomial tools), squarefree factors and

@@ -10,7 +10,7 @@ is excluded.
 
 from fltheory.claims.claim import register_claim
 from fltheory.claims.finding import Hypothesis, Reading
-from fltheory.claims.papers.cafed.cafed_clients import SEC5E_SPACE, _sec5e
+from fltheory.claims.papers.cafed._clusters import SEC5E_SPACE, sec5e_margin
 
 register_claim(
     "cafed-infocom:spatial",
@@ -22,7 +22,7 @@ register_claim(
     "largest eigenvalue modulus of the aggregate chain only if every client of the cluster "
     "with the largest one is excluded.",
     space=SEC5E_SPACE,
-    margin=_sec5e,
+    margin=sec5e_margin,
     tolerance=0.0,
     budget=300,
     expected="holds",

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.claim import Claim, Source, register
+from fltheory.claims.claim import register_claim
 from fltheory.claims.finding import Hypothesis, Reading
 from fltheory.claims.papers.cafed import _quadratic as cq
 from fltheory.claims.space import Instance, Real, Space
@@ -118,46 +118,46 @@ EXAMPLE: Instance = {
     "lo": -6.0, "dir": 0.0, "lr": 0.0, "sigma": np.zeros(2),
 }  # fmt: skip
 
-register(
-    Claim(
-        "cafed:lemma1",
-        Source("cafed", "§III-A, App. B2", "Lemma 1, eqs. (6)–(8), (42)–(43)", (124, 130)),
-        "On W: ‖∇F_k(w)‖ ≤ D, E‖∇F_k(w, B)‖² ≤ G² and |F_k(w) − F_k(w_B*)| ≤ H, with the "
-        "constants of eqs. (42)–(43) (the appendix's ≤ form)",
-        Space(_params(), where=cq.positive_pq),
-        _margin,
-        notes="TRUE. Quadratic federations (N ≤ 4, d ≤ 2, condition numbers to 10⁸), W a ball "
-        "containing w* and w_B* with radius from 1e-8 to 100 beyond Assumption 2, σ_k ∈ [0, 10] "
-        "(additive noise: E‖g‖² = ‖∇F‖² + σ_k²). Suprema by boundary search (no exact margin: "
-        "they are roots of secular equations). The main text's strict '<' is a quibble (see the "
-        "module docstring). Budget 400.",
-        budget=400,
-        expected="holds",
-        reading=Reading(
-            quote="Lemma 1. Under Assumptions 2–5, there exist constants D, G, and H > 0, such "
-            "that, for all w ∈ W and k ∈ K, we have: ‖∇F_k(w)‖ < D, (6) E‖∇F_k(w, B)‖² ≤ G², "
-            "(7) |F_k(w) − F_k(w_B*)| ≤ H. (8)",
-            hypotheses=(
-                Hypothesis(
-                    "Assumption 2: W convex, compact, w*, w_B* in its interior",
-                    "W a ball around a point near w_B*, its radius 1e-8 to 100 times "
-                    "beyond the farthest of w*, w_B*",
-                ),
-                Hypothesis(
-                    "Assumptions 3–4: L-smooth, μ-strongly convex F_k",
-                    "quadratic F_k, condition numbers up to 10⁸, d ≤ 2, N ≤ 4",
-                ),
-                Hypothesis(
-                    "Assumption 5: E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²",
-                    "additive noise of variance σ_k² ∈ [0, 100]",
-                ),
+register_claim(
+    "cafed:lemma1",
+    "§III-A, App. B2",
+    "Lemma 1, eqs. (6)–(8), (42)–(43)",
+    (124, 130),
+    "On W: ‖∇F_k(w)‖ ≤ D, E‖∇F_k(w, B)‖² ≤ G² and |F_k(w) − F_k(w_B*)| ≤ H, with the "
+    "constants of eqs. (42)–(43) (the appendix's ≤ form)",
+    space=Space(_params(), where=cq.positive_pq),
+    margin=_margin,
+    notes="TRUE. Quadratic federations (N ≤ 4, d ≤ 2, condition numbers to 10⁸), W a ball "
+    "containing w* and w_B* with radius from 1e-8 to 100 beyond Assumption 2, σ_k ∈ [0, 10] "
+    "(additive noise: E‖g‖² = ‖∇F‖² + σ_k²). Suprema by boundary search (no exact margin: "
+    "they are roots of secular equations). The main text's strict '<' is a quibble (see the "
+    "module docstring). Budget 400.",
+    budget=400,
+    expected="holds",
+    reading=Reading(
+        quote="Lemma 1. Under Assumptions 2–5, there exist constants D, G, and H > 0, such "
+        "that, for all w ∈ W and k ∈ K, we have: ‖∇F_k(w)‖ < D, (6) E‖∇F_k(w, B)‖² ≤ G², "
+        "(7) |F_k(w) − F_k(w_B*)| ≤ H. (8)",
+        hypotheses=(
+            Hypothesis(
+                "Assumption 2: W convex, compact, w*, w_B* in its interior",
+                "W a ball around a point near w_B*, its radius 1e-8 to 100 times "
+                "beyond the farthest of w*, w_B*",
             ),
-            interpretation="The appendix's '≤' form with the constants the library computes "
-            "(eqs. 42–43 are written for a ball W, which is why W is a ball here); the "
-            "main text's strict '<' in (6) is moot for an existence statement (see the module "
-            "docstring). Narrower than the paper in d ≤ 2 and N ≤ 4: the suprema over W are "
-            "found by a boundary search that is exact in d = 1 and a dense-angle search in "
-            "d = 2.",
+            Hypothesis(
+                "Assumptions 3–4: L-smooth, μ-strongly convex F_k",
+                "quadratic F_k, condition numbers up to 10⁸, d ≤ 2, N ≤ 4",
+            ),
+            Hypothesis(
+                "Assumption 5: E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²",
+                "additive noise of variance σ_k² ∈ [0, 100]",
+            ),
         ),
-    )
+        interpretation="The appendix's '≤' form with the constants the library computes "
+        "(eqs. 42–43 are written for a ball W, which is why W is a ball here); the "
+        "main text's strict '<' in (6) is moot for an existence statement (see the module "
+        "docstring). Narrower than the paper in d ≤ 2 and N ≤ 4: the suprema over W are "
+        "found by a boundary search that is exact in d = 1 and a dense-angle search in "
+        "d = 2.",
+    ),
 )
