@@ -82,7 +82,7 @@ def test_every_registry_object_is_an_instance_of_the_one_class():
 def test_claims_and_experiments_are_values_with_the_module_that_registered_them():
     claim = CLAIMS.get("fedar:eq4")
     assert isinstance(claim, Claim) and claim in list(CLAIMS)
-    assert CLAIMS.origin("fedar:eq4") == "fltheory.claims.papers.fedar.fedar"
+    assert CLAIMS.origin("fedar:eq4") == "fltheory.claims.papers.fedar.s4_rules"
     assert [c.id for c in CLAIMS] == sorted(CLAIMS.names()) == sorted(c.id for c in CLAIMS)
     experiment = get("cafed:fig1a")
     assert EXPERIMENTS.get("cafed:fig1a") is experiment and experiment in all_experiments()
