@@ -32,7 +32,7 @@ from fltheory.sim.algorithms.base import Algorithm, RoundInput, State
 from fltheory.sim.algorithms.memory import Memory, MemoryAlgorithm
 from fltheory.sim.availability import AvailabilityProcess
 from fltheory.sim.contract import SimProblem
-from fltheory.sim.engine import _weighted_updates, server_step
+from fltheory.sim.engine import server_step, weighted_updates
 from fltheory.sim.knowledge import bayesian_knowledge
 from fltheory.sim.settings import Schedule, ServerOptions
 
@@ -284,7 +284,7 @@ class RoundServer:
                 raise InputError(
                     f"round {self.t}: clients {missing} were weighted but sent no model"
                 )
-            delta, moved_rows = _weighted_updates(w, q, local)
+            delta, moved_rows = weighted_updates(w, q, local)
             self.state = state
         if moved_rows.any():
             w, self.v = server_step(w, self.v, delta, self.options)

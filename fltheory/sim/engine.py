@@ -69,13 +69,13 @@ def server_step(
 
 
 def _row_chunk(problem: SimProblem) -> int:
-    """(repetition, client) rows per chunk of :func:`_weighted_updates`: the problem's
+    """(repetition, client) rows per chunk of :func:`weighted_updates`: the problem's
     ``update_rows()`` where it chunks them (a size fixed by the config, never by the free
     memory), else all rows at once."""
     return problem.update_rows() if isinstance(problem, ChunkedUpdates) else 2**62
 
 
-def _weighted_updates(
+def weighted_updates(
     w: torch.Tensor, q: np.ndarray, local: LocalFn, chunk: int = 2**62
 ) -> tuple[torch.Tensor, np.ndarray]:
     """(Δ = Σ_k q_k Δ_k per repetition, rows with a participant) for a weight rule q (R, N);
@@ -228,7 +228,7 @@ def run_vectorised(
             delta, moved_rows, q, st.memory = stateful.step(inp, w, st.memory, local)
         else:
             q, st.state = alg.weights(inp, st.state)
-            delta, moved_rows = _weighted_updates(w, q, local, _row_chunk(problem))
+            delta, moved_rows = weighted_updates(w, q, local, _row_chunk(problem))
         st.weights[:, t], st.included[:, t] = q, q > 0
         if moved_rows.any():
             w_next, v_next = server_step(w, st.v, delta, spec.server)

@@ -174,24 +174,32 @@ def thm1_explain(form: str) -> Any:
             Step("ε_bias", "F(w_B*) − F*", e["eps_bias"]),
         ]
         if form == "eq10-b":
-            rhs = Step("2κ²ε_opt + ε_bias", "eq. (10) as printed in 000 and App. A",
-                       2 * kappa**2 * e["eps_opt"] + e["eps_bias"])  # fmt: skip
+            rhs = Step(
+                "2κ²ε_opt + ε_bias",
+                "eq. (10) as printed in 000 and App. A",
+                2 * kappa**2 * e["eps_opt"] + e["eps_bias"],
+            )
         else:
             chi2 = cq.chi_square(f.alpha, f.p)
             steps.append(Step("χ²(α‖p)", "Σ(α_k − p_k)²/p_k (000's ε̄_bias)", chi2))
-            rhs = Step("2κ²(ε_opt + ε̄_bias)", "§III-C's title with ε̄_bias := χ² (000)",
-                       2 * kappa**2 * (e["eps_opt"] + chi2))  # fmt: skip
+            rhs = Step(
+                "2κ²(ε_opt + ε̄_bias)",
+                "§III-C's title with ε̄_bias := χ² (000)",
+                2 * kappa**2 * (e["eps_opt"] + chi2),
+            )
         out = verify_thm1(form, w=w, **pf.verify_args())
         return Explanation(
-            quantities=(*cq.federation_quantities(pf),
-                        Quantity("w", "the point where the error is evaluated", tuple(w))),
+            quantities=(
+                *cq.federation_quantities(pf),
+                Quantity("w", "the point where the error is evaluated", tuple(w)),
+            ),
             steps=tuple(steps),
             lhs=Step("ε", "F(w) − F*", e["eps"]),
             relation="≤",
             rhs=rhs,
             holds=bool(out["holds"]),
             verify_args={"form": form, **pf.verify_args(), "w": w},
-        )  # fmt: skip
+        )
 
     return explain
 
@@ -205,15 +213,21 @@ def _errors_at(f: cq.QF, w: list[Any]) -> dict[str, Any]:
 
 
 T1_HYPOTHESES = (
-    Hypothesis("Assumptions 3–4: F_k L-smooth and μ-strongly convex, κ = L/μ",
-               "F_k = ½(w − u_k)ᵀH_k(w − u_k) with Hessian eigenvalues in [10⁻⁴, 10⁴]; L, μ the "
-               "largest and smallest eigenvalue over the clients"),
-    Hypothesis("Assumption 2: W convex and compact with w*, w_B*, w_k* in its interior",
-               "W any ball containing w*, w_B*, the u_k and the point w (the statement is "
-               "pointwise in w, W plays no other role)"),
-    Hypothesis("α positive, Σα_k = 1; q ≥ 0 with πᵀq > 0; π_k ∈ (0, 1]",
-               "α on the open simplex, q ∈ [0, 1]ᴺ (zeros allowed), π ∈ (0, 1]ᴺ, πᵀq > 0"),
-)  # fmt: skip
+    Hypothesis(
+        "Assumptions 3–4: F_k L-smooth and μ-strongly convex, κ = L/μ",
+        "F_k = ½(w − u_k)ᵀH_k(w − u_k) with Hessian eigenvalues in [10⁻⁴, 10⁴]; L, μ the "
+        "largest and smallest eigenvalue over the clients",
+    ),
+    Hypothesis(
+        "Assumption 2: W convex and compact with w*, w_B*, w_k* in its interior",
+        "W any ball containing w*, w_B*, the u_k and the point w (the statement is "
+        "pointwise in w, W plays no other role)",
+    ),
+    Hypothesis(
+        "α positive, Σα_k = 1; q ≥ 0 with πᵀq > 0; π_k ∈ (0, 1]",
+        "α on the open simplex, q ∈ [0, 1]ᴺ (zeros allowed), π ∈ (0, 1]ᴺ, πᵀq > 0",
+    ),
+)
 
 
 _T1_NOTES = (

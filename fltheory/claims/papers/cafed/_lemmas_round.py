@@ -101,9 +101,11 @@ def pathwise_params() -> list[Any]:
     """Lemma 8's round parameters, the eigenvalues also tried at the smallest curvature 10⁻⁴
     (where eq. 12 lets η_t exceed 1), and W's half-width."""
     params = [
-        Real(p.name, *cq.LOG_H, size="n", special=(0.0, cq.LOG_H[0])) if p.name.startswith("lh")
-        else p for p in round_params()
-    ]  # fmt: skip
+        Real(p.name, *cq.LOG_H, size="n", special=(0.0, cq.LOG_H[0]))
+        if p.name.startswith("lh")
+        else p
+        for p in round_params()
+    ]
     return [*params, Real("lr", -3.0, 1.0, special=(0.0,))]
 
 
@@ -237,11 +239,15 @@ PATH_HYPS = (
     Hypothesis("batch noise (Assumption 5)", "σ_k = 0 (pathwise)"),
 )
 NOISE_HYPS = (
-    Hypothesis("Assumptions 2–3, convex F_k", "quadratic clients (N ≤ 3, d ≤ 2), q ≥ 0 with "
-               "zeros, any active set, E ≤ 3"),
-    Hypothesis("Assumption 5: E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²", "additive Gaussian noise "
-               "N(0, s_k²I_d) per local step (σ_k² = d·s_k²), s_k = 0 allowed"),
-)  # fmt: skip
+    Hypothesis(
+        "Assumptions 2–3, convex F_k",
+        "quadratic clients (N ≤ 3, d ≤ 2), q ≥ 0 with zeros, any active set, E ≤ 3",
+    ),
+    Hypothesis(
+        "Assumption 5: E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²",
+        "additive Gaussian noise N(0, s_k²I_d) per local step (σ_k² = d·s_k²), s_k = 0 allowed",
+    ),
+)
 
 
 PATH_NOTES = (

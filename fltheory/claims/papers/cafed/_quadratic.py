@@ -373,17 +373,36 @@ class PaperFederation:
 
     def hessian(self, k: int) -> Mat:
         R, h = self.R[k], self.h[k]
-        return [[sum((R[i][m] * h[m] * R[j][m] for m in range(self.d)), Fraction(0))
-                 for j in range(self.d)] for i in range(self.d)]  # fmt: skip
+        return [
+            [
+                sum((R[i][m] * h[m] * R[j][m] for m in range(self.d)), Fraction(0))
+                for j in range(self.d)
+            ]
+            for i in range(self.d)
+        ]
 
     def qf(self) -> QF:
         """The same federation as a :class:`QF` in Fractions."""
-        return QF(self.n, self.d, self.h, [self.hessian(k) for k in range(self.n)], self.u,
-                  self.alpha, self.pi, self.q)  # fmt: skip
+        return QF(
+            self.n,
+            self.d,
+            self.h,
+            [self.hessian(k) for k in range(self.n)],
+            self.u,
+            self.alpha,
+            self.pi,
+            self.q,
+        )
 
     def verify_args(self) -> dict[str, Any]:
-        return {"h": self.h, "R": self.R, "u": self.u, "alpha": self.alpha, "pi": self.pi,
-                "q": self.q}  # fmt: skip
+        return {
+            "h": self.h,
+            "R": self.R,
+            "u": self.u,
+            "alpha": self.alpha,
+            "pi": self.pi,
+            "q": self.q,
+        }
 
 
 def paper_federation(inst: Instance, q: Any = None) -> PaperFederation:
@@ -400,8 +419,14 @@ def paper_federation(inst: Instance, q: Any = None) -> PaperFederation:
     u = [[dec(inst[f"u{i + 1}"][k]) for i in range(d)] for k in range(n)]
     alpha = list(decs(inst["alpha"]))
     total = sum(alpha, Fraction(0))
-    return PaperFederation(h, R, u, [a / total for a in alpha], list(decs(inst["pi"])),
-                           list(decs(inst["q"] if q is None else q)))  # fmt: skip
+    return PaperFederation(
+        h,
+        R,
+        u,
+        [a / total for a in alpha],
+        list(decs(inst["pi"])),
+        list(decs(inst["q"] if q is None else q)),
+    )
 
 
 def federation_quantities(pf: PaperFederation) -> tuple[Any, ...]:
@@ -416,9 +441,11 @@ def federation_quantities(pf: PaperFederation) -> tuple[Any, ...]:
         else:
             H = pf.hessian(k)
             rows = "; ".join(", ".join(show(x) for x in row) for row in H)
-            formula = (f"F_{k + 1}(w) = ½(w − u_{k + 1})ᵀH_{k + 1}(w − u_{k + 1}), u_{k + 1} = "
-                       f"{show(pf.u[k])}, H_{k + 1} = [{rows}] (eigenvalues "
-                       f"{show(pf.h[k])})")  # fmt: skip
+            formula = (
+                f"F_{k + 1}(w) = ½(w − u_{k + 1})ᵀH_{k + 1}(w − u_{k + 1}), u_{k + 1} = "
+                f"{show(pf.u[k])}, H_{k + 1} = [{rows}] (eigenvalues "
+                f"{show(pf.h[k])})"
+            )
         out.append(Quantity(f"F_{k + 1}", f"loss of client {k + 1}", pf.u[k], formula))
     out += [
         Quantity("α", "target importance", tuple(pf.alpha)),

@@ -320,9 +320,23 @@ T2_NOTES = (
 #: Simple values of the parameters that shape the instance but not the mechanisms (tried
 #: together first, then one by one, when a counterexample is shrunk).
 _PLAIN: dict[str, Any] = {
-    "d": 1, "ua": 0.0, "ub": 0.0, "wa": 1.0, "wb": 0.0, "lk": 0.0, "sg": 0.0, "lfr": 1.0,
-    "neg": 0, "lq": 0.0, "a": 1.0, "feta": 1.0, "leta": 0.0, "T": 1, "E": 1, "pi": 0.5,
-}  # fmt: skip
+    "d": 1,
+    "ua": 0.0,
+    "ub": 0.0,
+    "wa": 1.0,
+    "wb": 0.0,
+    "lk": 0.0,
+    "sg": 0.0,
+    "lfr": 1.0,
+    "neg": 0,
+    "lq": 0.0,
+    "a": 1.0,
+    "feta": 1.0,
+    "leta": 0.0,
+    "T": 1,
+    "E": 1,
+    "pi": 0.5,
+}
 
 
 def t2_simplify(inst: Instance) -> list[Instance]:
@@ -340,23 +354,29 @@ def t2_simplify(inst: Instance) -> list[Instance]:
 
 # --- readings, explanations ----------------------------------------------------------------------
 T2_HYPOTHESES = (
-    Hypothesis("Assumption 1: irreducible, aperiodic availability chain started in ρ",
-               "N ≤ 3 independent two-state clients (eq. 236, the §III-D setting), λ₂ ∈ [lower "
-               "end, 1), stationary start. Narrower than the paper (any chain): only product "
-               "chains have C_P and T_P (eqs. 156–157) in closed form; for them T_P = 0"),
-    Hypothesis("Assumptions 2–5 and convex F_k: W convex compact ∋ w*, w_B*, w_k*; L-smooth, "
-               "μ-strongly convex F_k; E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²",
-               "F_k = ½h_k‖w − u_k‖² in d ≤ 2 (isotropic per client, curvatures differing "
-               "across clients, κ ≤ 10⁶), u_k and w₀ in B(0, r), noise ±σ_k, W = B(0, r_W) "
-               "with r_W ≥ every iterate. Narrower than the paper: the projection never binds "
-               "and F_k is isotropic — the exact expectations need iterates affine in the noise "
-               "and a 2×2 moment recursion; a binding projection leaves only Monte Carlo, which "
-               "cannot decide bounds this loose"),
+    Hypothesis(
+        "Assumption 1: irreducible, aperiodic availability chain started in ρ",
+        "N ≤ 3 independent two-state clients (eq. 236, the §III-D setting), λ₂ ∈ [lower "
+        "end, 1), stationary start. Narrower than the paper (any chain): only product "
+        "chains have C_P and T_P (eqs. 156–157) in closed form; for them T_P = 0",
+    ),
+    Hypothesis(
+        "Assumptions 2–5 and convex F_k: W convex compact ∋ w*, w_B*, w_k*; L-smooth, "
+        "μ-strongly convex F_k; E‖∇F_k(w, B) − ∇F_k(w)‖² ≤ σ_k²",
+        "F_k = ½h_k‖w − u_k‖² in d ≤ 2 (isotropic per client, curvatures differing "
+        "across clients, κ ≤ 10⁶), u_k and w₀ in B(0, r), noise ±σ_k, W = B(0, r_W) "
+        "with r_W ≥ every iterate. Narrower than the paper: the projection never binds "
+        "and F_k is isotropic — the exact expectations need iterates affine in the noise "
+        "and a 2×2 moment recursion; a binding projection leaves only Monte Carlo, which "
+        "cannot decide bounds this loose",
+    ),
     Hypothesis("Lemma 1's D, G, H and eq. (9)'s Γ", "their least values on W (sup-constants)"),
-    Hypothesis("eq. (12): η_t > 0 decreasing, η₁ ≤ 1/(2L(1 + 2EQ)), Ση_t = ∞, Σ ln(t)η_t² < ∞",
-               "η_t = η₁t^(−a), a ∈ (½, 1], η₁ = feta × the cap, feta ∈ (0, 1]"),
+    Hypothesis(
+        "eq. (12): η_t > 0 decreasing, η₁ ≤ 1/(2L(1 + 2EQ)), Ση_t = ∞, Σ ln(t)η_t² < ∞",
+        "η_t = η₁t^(−a), a ∈ (½, 1], η₁ = feta × the cap, feta ∈ (0, 1]",
+    ),
     Hypothesis("T ≥ T_P, scheme (2)–(3) with η̄ = 1 (App. B, eq. 2 there)", "1 ≤ T ≤ 64, E ≤ 100"),
-)  # fmt: skip
+)
 ETA0 = (
     "η₀, which φ meets when J_t = t, is read as η₁ (the sequence starts at t = 1; any larger "
     "value only raises the bound)."
@@ -377,22 +397,31 @@ def t2_args(run: cr.ChainRun, form: str) -> dict[str, Any]:
     if log_C_P is None:
         raise NumericalError("C_P unknown")
     return {
-        "form": form, "pi": list(decs(run.pi)), "lam2": list(decs(run.lambda2)), "h": h,
-        "u": [list(decs(row)) for row in run.u], "w0": list(decs(run.w0)),
-        "r_W": dec(run.r_W), "sigma": list(decs(run.sigma)), "q": q,
-        "alpha": [x / total for x in alpha], "E": run.E, "eta1": min(dec(run.eta1), cap),
-        "a": dec(run.a), "T": run.T, "C_P": dec(math.exp(log_C_P)),
-    }  # fmt: skip
+        "form": form,
+        "pi": list(decs(run.pi)),
+        "lam2": list(decs(run.lambda2)),
+        "h": h,
+        "u": [list(decs(row)) for row in run.u],
+        "w0": list(decs(run.w0)),
+        "r_W": dec(run.r_W),
+        "sigma": list(decs(run.sigma)),
+        "q": q,
+        "alpha": [x / total for x in alpha],
+        "E": run.E,
+        "eta1": min(dec(run.eta1), cap),
+        "a": dec(run.a),
+        "T": run.T,
+        "C_P": dec(math.exp(log_C_P)),
+    }
 
 
 _T2_SIDES = {
     "appendix": ("[(½qᵀΣq + υ)/πᵀq + ψ + φ/ln(1/λ(P))]/Σ_{t≤T}η_t", "eq. (13), HAL appendix"),
     "main": ("(½qᵀΣq + υ)/πᵀq + ψ + φ/ln(1/λ(P))", "eq. (13) as printed in the main text"),
     "000": ("(½qᵀΣq + υ)/πᵀq + ψ + φ₀₀₀/ln(1/λ(P))", "eq. (13) of the ToN copy (000)"),
-    "eq185": ("2C₁/ln(1/λ(P)) + C₂ + C₃ = (πᵀq)[(½qᵀΣq + υ)/πᵀq + ψ + φ/ln(1/λ(P))]",
-              "eq. (185)"),
+    "eq185": ("2C₁/ln(1/λ(P)) + C₂ + C₃ = (πᵀq)[(½qᵀΣq + υ)/πᵀq + ψ + φ/ln(1/λ(P))]", "eq. (185)"),
     "lemma15": ("C₁/ln(1/λ(P)) = (πᵀq)φ/(2 ln(1/λ(P)))", "eq. (147)–(148)"),
-}  # fmt: skip
+}
 
 
 def t2_explain(form: str) -> Any:
@@ -413,11 +442,18 @@ def t2_explain(form: str) -> Any:
                 shift = f"(w {signed(-uk[0])})²" if uk[0] else "w²"
             else:
                 shift = f"‖w − {show(tuple(uk))}‖²"
-            losses.append(Quantity(f"F_{k + 1}", f"loss of client {k + 1}", tuple(uk),
-                                   f"F_{k + 1}(w) = ½·{show(args['h'][k])}·{shift}"))  # fmt: skip
+            losses.append(
+                Quantity(
+                    f"F_{k + 1}",
+                    f"loss of client {k + 1}",
+                    tuple(uk),
+                    f"F_{k + 1}(w) = ½·{show(args['h'][k])}·{shift}",
+                )
+            )
         eta1, a = args["eta1"], args["a"]
-        steps = tuple(Step(name, "", value) for name, value in parts.items()
-                      if name not in ("capped J_t",))  # fmt: skip
+        steps = tuple(
+            Step(name, "", value) for name, value in parts.items() if name not in ("capped J_t",)
+        )
         lhs_name = {
             "eq185": "(πᵀq)Σ_{t≤T}η_tE[F_B(w_{t,0}) − F_B*]",
             "lemma15": "max_{t₀≤T}(πᵀq)Σ_{t=t₀}^T η_tE[F_B(w_{t,0}) − F_B(w_{t−J_t,0})]",
@@ -435,19 +471,22 @@ def t2_explain(form: str) -> Any:
             quantities=(
                 *losses,
                 Quantity("π", "stationary availability of each client", tuple(args["pi"])),
-                Quantity("λ₂", "second eigenvalue of each client's chain (eq. 236)",
-                         tuple(args["lam2"])),
+                Quantity(
+                    "λ₂", "second eigenvalue of each client's chain (eq. 236)", tuple(args["lam2"])
+                ),
                 Quantity("q", "aggregation weights (η̄ = 1)", tuple(args["q"])),
-                Quantity("σ", "batch-noise level of each client (Assumption 5)",
-                         tuple(args["sigma"])),
+                Quantity(
+                    "σ", "batch-noise level of each client (Assumption 5)", tuple(args["sigma"])
+                ),
                 Quantity("α", "target importance", tuple(args["alpha"])),
                 Quantity("w₀", "initial model", tuple(args["w0"])),
                 Quantity("W", "the ball B(0, r_W): radius", args["r_W"]),
                 Quantity("E", "local steps", args["E"]),
                 Quantity("η_t", "step sizes", eta1, f"η_t = {show(eta1)}·t^(−{show(a)})"),
                 Quantity("T", "rounds", args["T"]),
-                Quantity("C_P", "Lemma 16's constant (eq. 156, least over eigenbases)",
-                         args["C_P"]),
+                Quantity(
+                    "C_P", "Lemma 16's constant (eq. 156, least over eigenbases)", args["C_P"]
+                ),
             ),
             steps=steps,
             lhs=Step(lhs_name, "exact (moments over the availability states)", out["lhs"]),
@@ -456,7 +495,7 @@ def t2_explain(form: str) -> Any:
             holds=bool(out["holds"]),
             verify_args=args,
             note=note,
-        )  # fmt: skip
+        )
 
     return explain
 
@@ -487,8 +526,10 @@ def lemma11_sides(run: cr.ChainRun, factor: int) -> tuple[Any, Any, Any]:
     per_round = []
     for t, fk in enumerate(run.moments().fk, start=1):
         eta = mp(run.eta1) * mp(t) ** (-mp(run.a)) if run.exact else run.eta1 * t**-run.a
-        per_round.append(eta * sum(member[a, k] * q[k] * fk[a, k]
-                                   for a in range(len(sets)) for k in range(run.n)))  # fmt: skip
+        per_round.append(
+            eta
+            * sum(member[a, k] * q[k] * fk[a, k] for a in range(len(sets)) for k in range(run.n))
+        )
     lhs, suffix = per_round[-1], per_round[-1] * 0
     for value in reversed(per_round):  # the worst t₀
         suffix = suffix + value

@@ -457,9 +457,11 @@ def _convexity_sides(
 
 
 def convexity_witness(
-    f: Callable[[list[Any]], Fraction], hess: Callable[[np.ndarray], Hessian], inst: Instance,
+    f: Callable[[list[Any]], Fraction],
+    hess: Callable[[np.ndarray], Hessian],
+    inst: Instance,
     Q: Fraction,
-) -> tuple[ConvexityPoints, Any, Any]:  # fmt: skip
+) -> tuple[ConvexityPoints, Any, Any]:
     """The first candidate (:func:`_convexity_candidates`) where the chord lies below f, with
     both sides; the instance's own points (and sides) when none does."""
     first: tuple[ConvexityPoints, Any, Any] | None = None
@@ -474,18 +476,24 @@ def convexity_witness(
 
 
 def convexity_margin(
-    f: Callable[[np.ndarray], float], hess: Callable[[np.ndarray], Hessian], inst: Instance,
-    Q: float = 1.0, floor: float = 0.0,
-) -> float:  # fmt: skip
+    f: Callable[[np.ndarray], float],
+    hess: Callable[[np.ndarray], Hessian],
+    inst: Instance,
+    Q: float = 1.0,
+    floor: float = 0.0,
+) -> float:
     """min(relative midpoint gap on (w1, w2, ζ), least tangent curvature at Q·w1)."""
     curvature, _ = _tangent_curvature(hess(Q * unit_sum(inst["w1"])))
     return min(_slice_gap(f, inst, Q, floor), curvature)
 
 
 def convexity_exact(
-    f: Callable[[list[Any]], Fraction], hess: Callable[[np.ndarray], Hessian],
-    inst: Instance, Q: float = 1.0, floor: float = 0.0,
-) -> tuple[Any, str]:  # fmt: skip
+    f: Callable[[list[Any]], Fraction],
+    hess: Callable[[np.ndarray], Hessian],
+    inst: Instance,
+    Q: float = 1.0,
+    floor: float = 0.0,
+) -> tuple[Any, str]:
     value: Any = Fraction(1)
     for points in _convexity_candidates(inst, dec(Q), hess):
         mid, chord = _convexity_sides(f, points)
@@ -554,8 +562,9 @@ def log_moves(keys: Sequence[str]) -> Callable[[Instance], list[Instance]]:
 
     def moves(inst: Instance) -> list[Instance]:
         present = [k for k in keys if k in inst]
-        rounded = {k: np.round(inst[k]) if np.ndim(inst[k]) else float(round(inst[k]))
-                   for k in present}  # fmt: skip
+        rounded = {
+            k: np.round(inst[k]) if np.ndim(inst[k]) else float(round(inst[k])) for k in present
+        }
         out = [{**inst, **rounded}]
         out += [{**inst, k: v} for k, v in rounded.items()]
         out += [{**inst, k: np.zeros_like(v) if np.ndim(v) else 0.0} for k, v in rounded.items()]

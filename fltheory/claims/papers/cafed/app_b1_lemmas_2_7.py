@@ -78,8 +78,11 @@ def _lemma3(form: str) -> Any:
         )
         e = r.w0 - r.wB
         sq = cq.dot(list(gb), list(gb))
-        terms = [cq.dot(list(e), list(e)), -2 * r.eta * cq.dot(list(e), list(gb)),
-                 (r.eta if form == "printed" else r.eta * r.eta) * sq]  # fmt: skip
+        terms = [
+            cq.dot(list(e), list(e)),
+            -2 * r.eta * cq.dot(list(e), list(gb)),
+            (r.eta if form == "printed" else r.eta * r.eta) * sq,
+        ]
         return sum(terms[1:], terms[0]), lhs, rd.abs_sum(lhs, *terms)
 
     return rd.pair(sides, noise=False)
@@ -88,12 +91,29 @@ def _lemma3(form: str) -> Any:
 #: d = N = E = 1, F = ½·10⁻⁴w² (L = 10⁻⁴), q = 1 (Q = 1), w_{t,0} = 1, feta = 1: η_t =
 #: 1/(2·10⁻⁴·3) = 5000/3 > 1, ḡ = 10⁻⁴, w_{t+1,0} = 5/6: LHS = 25/36 > RHS = 2/3 + 1/60000.
 LEMMA3_COUNTEREXAMPLE: Instance = {
-    "n": 1, "d": 1, "lh1": np.array([-4.0]), "lh2": np.zeros(1), "lh3": np.zeros(1),
-    "s1": np.zeros(1), "s2": np.zeros(1), "s3": np.zeros(1), "u1": np.array([0.0]),
-    "u2": np.zeros(1), "u3": np.zeros(1), "alpha": np.array([1.0]), "pi": np.array([1.0]),
-    "q": np.array([1.0]), "act": 1, "E": 1, "feta": 1.0, "wd1": 1.0, "wd2": 0.0, "wd3": 0.0,
-    "lw": 0.0, "lr": 1.0,
-}  # fmt: skip
+    "n": 1,
+    "d": 1,
+    "lh1": np.array([-4.0]),
+    "lh2": np.zeros(1),
+    "lh3": np.zeros(1),
+    "s1": np.zeros(1),
+    "s2": np.zeros(1),
+    "s3": np.zeros(1),
+    "u1": np.array([0.0]),
+    "u2": np.zeros(1),
+    "u3": np.zeros(1),
+    "alpha": np.array([1.0]),
+    "pi": np.array([1.0]),
+    "q": np.array([1.0]),
+    "act": 1,
+    "E": 1,
+    "feta": 1.0,
+    "wd1": 1.0,
+    "wd2": 0.0,
+    "wd3": 0.0,
+    "lw": 0.0,
+    "lr": 1.0,
+}
 
 
 def _lemma3_explain(form: str) -> Any:
@@ -148,13 +168,18 @@ def _lemma3_explain(form: str) -> Any:
             ),
             lhs=Step("‖w_{t+1,0} − w_B*‖²", "w_{t+1,0} = Proj_W(w_{t,0} − η_tḡ_t)", out["lhs"]),
             relation="≤",
-            rhs=Step(f"‖w_{{t,0}} − w_B*‖² − 2η_t⟨w_{{t,0}} − w_B*, ḡ_t⟩ + {term}",
-                     "eq. (53) with σ = 0", out["rhs"]),
+            rhs=Step(
+                f"‖w_{{t,0}} − w_B*‖² − 2η_t⟨w_{{t,0}} − w_B*, ḡ_t⟩ + {term}",
+                "eq. (53) with σ = 0",
+                out["rhs"],
+            ),
             holds=bool(out["holds"]),
             verify_args=args,
             note="η_t exceeds 1 here (eq. 12 allows it when L(1 + 2EQ) < ½), where "
-            "η_t‖ḡ_t‖² < η_t²‖ḡ_t‖²." if form == "printed" and eta > 1 else "",
-        )  # fmt: skip
+            "η_t‖ḡ_t‖² < η_t²‖ḡ_t‖²."
+            if form == "printed" and eta > 1
+            else "",
+        )
 
     return explain
 
@@ -162,21 +187,28 @@ def _lemma3_explain(form: str) -> Any:
 def _lemma3_reading(interpretation: str, alternatives: str = "") -> Reading:
     return Reading(
         quote="Lemma 3 (Decomposition of the error in a global communication round). Let "
-    "Assumption 2 hold. We have: E‖w_{t+1,0} − w_B*‖² ≤ ‖w_{t,0} − w_B*‖² − 2η_tE⟨w_{t,0} − "
-    "w_B*, ḡ_t⟩ + η_tE‖ḡ_t‖² + 2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ + η_t²E‖g_t − ḡ_t‖² "
-    "(eq. 53, l.584; the third term is 'bounded in Lemma 5')",
+        "Assumption 2 hold. We have: E‖w_{t+1,0} − w_B*‖² ≤ ‖w_{t,0} − w_B*‖² − 2η_tE⟨w_{t,0} − "
+        "w_B*, ḡ_t⟩ + η_tE‖ḡ_t‖² + 2η_tE⟨w_{t,0} − w_B* − η_tḡ_t, ḡ_t − g_t⟩ + η_t²E‖g_t − ḡ_t‖² "
+        "(eq. 53, l.584; the third term is 'bounded in Lemma 5')",
         hypotheses=(
-            Hypothesis("Assumption 2: W convex, compact, w_B* ∈ W", "W a box centred at w_B* "
-                       "containing w_{t,0}"),
-            Hypothesis("η_t ≤ 1/(2L(1 + 2EQ)) (eq. 12, used by the Lemmas the proof combines)",
-                       "η_t = feta/(2L(1 + 2EQ)), feta ∈ (0, 1]"),
-            Hypothesis("Assumptions 3–5 (used by Lemmas 4–7, not by Lemma 3)", "quadratic "
-                       "clients, σ_k = 0 (the batch expectation of a projected Gaussian has no "
-                       "closed form)"),
+            Hypothesis(
+                "Assumption 2: W convex, compact, w_B* ∈ W",
+                "W a box centred at w_B* containing w_{t,0}",
+            ),
+            Hypothesis(
+                "η_t ≤ 1/(2L(1 + 2EQ)) (eq. 12, used by the Lemmas the proof combines)",
+                "η_t = feta/(2L(1 + 2EQ)), feta ∈ (0, 1]",
+            ),
+            Hypothesis(
+                "Assumptions 3–5 (used by Lemmas 4–7, not by Lemma 3)",
+                "quadratic "
+                "clients, σ_k = 0 (the batch expectation of a projected Gaussian has no "
+                "closed form)",
+            ),
         ),
         interpretation=interpretation,
         alternatives=alternatives,
-    )  # fmt: skip
+    )
 
 
 _LEMMA3_FINDINGS: dict[str, dict[str, Any]] = {
@@ -205,15 +237,23 @@ _LEMMA3_FINDINGS: dict[str, dict[str, Any]] = {
     ),
 }
 for _form, _expected, _stmt, _note in (
-    ("printed", "refuted", "η_t E‖ḡ_t‖²",
-     "REFUTED: (57) gives η_t²‖ḡ_t‖², which is ≤ η_t‖ḡ_t‖² only if η_t ≤ 1; eq. (12) allows "
-     "η_t up to 1/(2L(1 + 2EQ)) > 1 when L(1 + 2EQ) < ½ (small curvature or small q). Shrunk "
-     "counterexample LEMMA3_COUNTEREXAMPLE: d = N = E = 1, F = ½·10⁻⁴w², q = 1, w_{t,0} = 1, "
-     "η_t = 5000/3, W = [−10, 10]: w_{t+1,0} = 5/6, LHS = 25/36 > RHS = 2/3 + 1/60000 (margin "
-     "−0.03998, negative in exact rationals too). The largest relative violation is ≈ 1/25."),
-    ("proved", "holds", "η_t² E‖ḡ_t‖²",
-     "TRUE: projection is non-expansive and w_B* ∈ W (54)–(55); (57) is an identity."),
-):  # fmt: skip
+    (
+        "printed",
+        "refuted",
+        "η_t E‖ḡ_t‖²",
+        "REFUTED: (57) gives η_t²‖ḡ_t‖², which is ≤ η_t‖ḡ_t‖² only if η_t ≤ 1; eq. (12) allows "
+        "η_t up to 1/(2L(1 + 2EQ)) > 1 when L(1 + 2EQ) < ½ (small curvature or small q). Shrunk "
+        "counterexample LEMMA3_COUNTEREXAMPLE: d = N = E = 1, F = ½·10⁻⁴w², q = 1, w_{t,0} = 1, "
+        "η_t = 5000/3, W = [−10, 10]: w_{t+1,0} = 5/6, LHS = 25/36 > RHS = 2/3 + 1/60000 (margin "
+        "−0.03998, negative in exact rationals too). The largest relative violation is ≈ 1/25.",
+    ),
+    (
+        "proved",
+        "holds",
+        "η_t² E‖ḡ_t‖²",
+        "TRUE: projection is non-expansive and w_B* ∈ W (54)–(55); (57) is an identity.",
+    ),
+):
     _m, _e = _lemma3(_form)
     register_claim(
         f"cafed:lemma3-eq53-{_form}",

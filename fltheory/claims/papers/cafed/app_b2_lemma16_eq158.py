@@ -134,8 +134,12 @@ def _eq158_two_state_space() -> Space:
 
 def _eq158_two_state_simplify(inst: Instance) -> list[Instance]:
     """π = ½, λ₂ and lH rounded (one digit, an integer), t = 1 — together, then one by one."""
-    plain = {"pi": 0.5, "lam2": float(np.round(float(inst["lam2"]), 1)),
-             "lH": float(round(float(inst["lH"]))), "s": 0}  # fmt: skip
+    plain = {
+        "pi": 0.5,
+        "lam2": float(np.round(float(inst["lam2"]), 1)),
+        "lH": float(round(float(inst["lH"]))),
+        "s": 0,
+    }
     keys = [k for k, v in plain.items() if inst[k] != v]
     out = [{**inst, **{k: plain[k] for k in keys}}] if keys else []
     return out + [{**inst, k: plain[k]} for k in keys]
@@ -164,9 +168,18 @@ def _eq158_links(pi: Fraction, lam2: Fraction, log10_H: Fraction, s: int) -> dic
             n = n0 if 4 * Fraction(10) ** int(log10_H) * t <= (1 / lam) ** n0 else n0 + 1
         J = int(min(max(n, 0), t))
         E = abs(lam2) ** J * max(pi, 1 - pi)
-        return {"C_P": C_P, "lam": lam, "H": H, "t": t, "ratio": x, "J": J, "E": E,
-                "Ct": C_P * mp(lam) ** t, "CJ": C_P * mp(lam) ** J,
-                "half": 1 / (2 * H * t)}  # fmt: skip
+        return {
+            "C_P": C_P,
+            "lam": lam,
+            "H": H,
+            "t": t,
+            "ratio": x,
+            "J": J,
+            "E": E,
+            "Ct": C_P * mp(lam) ** t,
+            "CJ": C_P * mp(lam) ** J,
+            "half": 1 / (2 * H * t),
+        }
 
 
 def _eq158_explain(inst: Instance) -> Explanation:
@@ -257,8 +270,11 @@ def _verify_lemma16_eq158(pi, lam2, log10_H, t):  # type: ignore[no-untyped-def]
     for _ in range(J):  # P^J exactly
         Pj = [[sum(Pj[i][k] * P[k][j] for k in range(2)) for j in range(2)] for i in range(2)]
     E = max(abs(Pj[i][j] - rho[j]) for i in range(2) for j in range(2))
-    links = [(mp(E), C_P * mp(lam) ** t), (C_P * mp(lam) ** t, C_P * mp(lam) ** J),
-             (C_P * mp(lam) ** J, 1 / (2 * H * t))]  # fmt: skip
+    links = [
+        (mp(E), C_P * mp(lam) ** t),
+        (C_P * mp(lam) ** t, C_P * mp(lam) ** J),
+        (C_P * mp(lam) ** J, 1 / (2 * H * t)),
+    ]
     failing = [(a, b) for a, b in links if not a <= b]
     lhs, rhs = failing[0] if failing else links[-1]
     return {"lhs": lhs, "rhs": rhs, "holds": not failing, "J_t": J}

@@ -37,12 +37,22 @@ _LEMMA11_QUOTE = (
     "4L(1+EQ)Γ(Σπ_kq_k)(Ση_t²) =: C_0 (116) — 002 App. B2, l.862–923"
 )
 for _factor, _suffix, _expected, _note in (
-    (4, "printed", "holds", "As printed (4L(1 + EQ)Γ). The proof gives 8L (dividing (122) by E/2 "
-     "turns 4η²LE(1 + EQ)Γ into 8η²L(1 + EQ)Γ) and rests on Lemma 8 (false: cafed:lemma8-eq98); "
-     "the statement itself held under search (the diam² term gives slack)."),
-    (8, "proved", "holds", "With the factor the proof's algebra gives (8L(1 + EQ)Γ); weaker "
-     "than the printed form, so it holds wherever that one does."),
-):  # fmt: skip
+    (
+        4,
+        "printed",
+        "holds",
+        "As printed (4L(1 + EQ)Γ). The proof gives 8L (dividing (122) by E/2 "
+        "turns 4η²LE(1 + EQ)Γ into 8η²L(1 + EQ)Γ) and rests on Lemma 8 (false: cafed:lemma8-eq98); "
+        "the statement itself held under search (the diam² term gives slack).",
+    ),
+    (
+        8,
+        "proved",
+        "holds",
+        "With the factor the proof's algebra gives (8L(1 + EQ)Γ); weaker "
+        "than the printed form, so it holds wherever that one does.",
+    ),
+):
     _m11, _e11 = t2.lemma11_margins(_factor)
     register_claim(
         f"cafed:lemma11-eq116-{_suffix}",
@@ -73,11 +83,15 @@ def _lemma12_params() -> list[Any]:
         *cq.qf_params(),
         *(Real(f"c{i}", -10.0, 10.0, special=(0.0,)) for i in range(1, cq.D_MAX + 1)),
         Real("lr", -3.0, 1.5, special=(0.0,)),
-        *(Real(f"v{i}", -1.0, 1.0, closed=(True, True), special=(-1.0, 0.0, 1.0))
-          for i in range(1, cq.D_MAX + 1)),
-        *(Real(f"x{i}", -1.0, 1.0, closed=(True, True), special=(-1.0, 0.0, 1.0))
-          for i in range(1, cq.D_MAX + 1)),
-    ]  # fmt: skip
+        *(
+            Real(f"v{i}", -1.0, 1.0, closed=(True, True), special=(-1.0, 0.0, 1.0))
+            for i in range(1, cq.D_MAX + 1)
+        ),
+        *(
+            Real(f"x{i}", -1.0, 1.0, closed=(True, True), special=(-1.0, 0.0, 1.0))
+            for i in range(1, cq.D_MAX + 1)
+        ),
+    ]
 
 
 def _lemma12_terms(inst: Instance, exact: bool) -> tuple[cq.QF, list[Any], list[Any], Any]:
@@ -123,19 +137,42 @@ def _lemma12(form: str) -> tuple[Any, Any]:
 
 #: d = N = 1, F = ½w², W = [−1, 1], v = 1, w = 0: F(v) − F(w) = ½ > ⟨∇F(w), v − w⟩ = 0.
 LEMMA12_COUNTEREXAMPLE: Instance = {
-    "n": 1, "d": 1, "lh1": np.zeros(1), "lh2": np.zeros(1), "lh3": np.zeros(1),
-    "s1": np.zeros(1), "s2": np.zeros(1), "s3": np.zeros(1), "u1": np.zeros(1),
-    "u2": np.zeros(1), "u3": np.zeros(1), "alpha": np.array([1.0]), "pi": np.array([1.0]),
-    "q": np.array([1.0]), "c1": 0.0, "c2": 0.0, "c3": 0.0, "lr": 0.0,
-    "v1": 1.0, "v2": 0.0, "v3": 0.0, "x1": 0.0, "x2": 0.0, "x3": 0.0,
-}  # fmt: skip
+    "n": 1,
+    "d": 1,
+    "lh1": np.zeros(1),
+    "lh2": np.zeros(1),
+    "lh3": np.zeros(1),
+    "s1": np.zeros(1),
+    "s2": np.zeros(1),
+    "s3": np.zeros(1),
+    "u1": np.zeros(1),
+    "u2": np.zeros(1),
+    "u3": np.zeros(1),
+    "alpha": np.array([1.0]),
+    "pi": np.array([1.0]),
+    "q": np.array([1.0]),
+    "c1": 0.0,
+    "c2": 0.0,
+    "c3": 0.0,
+    "lr": 0.0,
+    "v1": 1.0,
+    "v2": 0.0,
+    "v3": 0.0,
+    "x1": 0.0,
+    "x2": 0.0,
+    "x3": 0.0,
+}
 
 _LEMMA12_HYPOTHESES = (
-    Hypothesis("F_k convex and L-smooth on W (Assumption 3, convexity in Lemma 12)",
-               "quadratic clients, Hessian eigenvalues in [10⁻⁴, 10⁴], N ≤ 4, d ≤ 3"),
-    Hypothesis("v, w ∈ W, W convex and compact (Assumption 2)", "W a box c + r[−1, 1]^d, v and "
-               "w anywhere in it, corners included"),
-)  # fmt: skip
+    Hypothesis(
+        "F_k convex and L-smooth on W (Assumption 3, convexity in Lemma 12)",
+        "quadratic clients, Hessian eigenvalues in [10⁻⁴, 10⁴], N ≤ 4, d ≤ 3",
+    ),
+    Hypothesis(
+        "v, w ∈ W, W convex and compact (Assumption 2)",
+        "W a box c + r[−1, 1]^d, v and w anywhere in it, corners included",
+    ),
+)
 
 _m12, _e12 = _lemma12("statement")
 register_claim(
@@ -195,12 +232,10 @@ def _lemma12_explain(form: str) -> Any:
             steps=(Step("k", "the client checked", k + 1),),
             lhs=Step(f"F_{k + 1}(v) − F_{k + 1}(w)", "", out["lhs"]),
             relation="∈",
-            rhs=Step(f"[⟨{first}, v − w⟩, ⟨{second}, v − w⟩]", f"eq. (126) ({form})",
-                     out["rhs"]),
+            rhs=Step(f"[⟨{first}, v − w⟩, ⟨{second}, v − w⟩]", f"eq. (126) ({form})", out["rhs"]),
             holds=bool(out["holds"]),
-            verify_args={"form": form, "h": pf.h[k], "R": pf.R[k], "u": pf.u[k], "v": v,
-                         "w": w},
-        )  # fmt: skip
+            verify_args={"form": form, "h": pf.h[k], "R": pf.R[k], "u": pf.u[k], "v": v, "w": w},
+        )
 
     return explain
 

@@ -178,15 +178,29 @@ def _step171_explain(inst: Instance) -> Explanation:
     C_P = dec(math.exp(consts.log_C_P))
     t = max(consts.T_P + int(inst["s"]), 1)
     state = int(inst["state"]) % (1 << n)
-    args = {"pi": pi, "lam2": lam2, "h": h, "u": u, "q": q, "w": w, "t": t, "state": state,
-            "C_P": C_P, "H": dec(H)}  # fmt: skip
+    args = {
+        "pi": pi,
+        "lam2": lam2,
+        "h": h,
+        "u": u,
+        "q": q,
+        "w": w,
+        "t": t,
+        "state": state,
+        "C_P": C_P,
+        "H": dec(H),
+    }
     out = verify_step171(**args)
     losses = tuple(
-        Quantity(f"F_{k + 1}", f"loss of client {k + 1}", u[k],
-                 f"F_{k + 1}(w) = ½·{show(h[k][0])}·(w₁ {signed(-u[k][0])})² + "
-                 f"½·{show(h[k][1])}·(w₂ {signed(-u[k][1])})² {signed(c[k])}")
+        Quantity(
+            f"F_{k + 1}",
+            f"loss of client {k + 1}",
+            u[k],
+            f"F_{k + 1}(w) = ½·{show(h[k][0])}·(w₁ {signed(-u[k][0])})² + "
+            f"½·{show(h[k][1])}·(w₂ {signed(-u[k][1])})² {signed(c[k])}",
+        )
         for k in range(n)
-    )  # fmt: skip
+    )
     active = tuple(k + 1 for k in range(n) if (state >> (n - 1 - k)) & 1)
     slem = max(abs(x) for x in lam2)
     return Explanation(
@@ -195,8 +209,11 @@ def _step171_explain(inst: Instance) -> Explanation:
             Quantity("π", "stationary availability of each client", tuple(pi)),
             Quantity("λ₂", "second eigenvalue of each client's chain (eq. 236)", tuple(lam2)),
             Quantity("q", "aggregation weights", tuple(q)),
-            Quantity("W", "ball (centre, diameter) containing w* and w_B*",
-                     (tuple(decs(center)), dec(diameter))),
+            Quantity(
+                "W",
+                "ball (centre, diameter) containing w* and w_B*",
+                (tuple(decs(center)), dec(diameter)),
+            ),
             Quantity("w", "the point w_{t−J_t,0} ∈ W", tuple(w)),
             Quantity("t", "round (t ≥ T_P = 0)", t),
             Quantity("A_{t−J_t}", "clients active at round t − J_t", active or "none"),
@@ -207,15 +224,20 @@ def _step171_explain(inst: Instance) -> Explanation:
             Step("H", "Lemma 1 (8): max_k max{½λ_max(H_k)ρ_k², F_k(w_B*) − F_k*}", dec(H)),
             Step("J_t", "eq. (132): min{max{⌈ln(2C_PHt)/ln(1/λ(P))⌉, T_P}, t}", out["J_t"]),
         ),
-        lhs=Step("E[Σ_{k∈A_t}q_k(F_k(w) − F_k(w_B*)) | A_{t−J_t}]",
-                 "Σ_a [P^{J_t}]_{A_{t−J_t},a} Σ_{k∈a} q_k(F_k(w) − F_k(w_B*)) (166)", out["lhs"]),
+        lhs=Step(
+            "E[Σ_{k∈A_t}q_k(F_k(w) − F_k(w_B*)) | A_{t−J_t}]",
+            "Σ_a [P^{J_t}]_{A_{t−J_t},a} Σ_{k∈a} q_k(F_k(w) − F_k(w_B*)) (166)",
+            out["lhs"],
+        ),
         relation="≥",
         rhs=Step("(Σπ_kq_k)(F_B(w) − F_B*) − MQ/(2t)", "eq. (171)", out["rhs"]),
         holds=bool(out["holds"]),
         verify_args=args,
         note="J_t is capped at t here (ln(2C_PHt)/ln(1/λ) > t), where (158)'s "
-        "|[P^{J_t}]_{ij} − ρ_j| ≤ 1/(2Ht) does not follow." if out["J_t"] == t else "",
-    )  # fmt: skip
+        "|[P^{J_t}]_{ij} − ρ_j| ≤ 1/(2Ht) does not follow."
+        if out["J_t"] == t
+        else "",
+    )
 
 
 register_claim(

@@ -80,8 +80,18 @@ def _lemma8_pieces(f: cq.QF, w0: list[Any], active: list[int], E: int, eta: Any)
             w = cq.sub(w, [eta * g for g in f.grad(k, w)])
         S = S + f.q[k] * (f.gap(k, w0) - base)
         bias = bias + f.q[k] * base
-    return {"eta": eta, "gamma": gamma, "E": E, "L": L, "gaps": gaps, "S": S, "drift": drift,
-            "bias": bias, "Q": Q, "iterates": iterates}  # fmt: skip
+    return {
+        "eta": eta,
+        "gamma": gamma,
+        "E": E,
+        "L": L,
+        "gaps": gaps,
+        "S": S,
+        "drift": drift,
+        "bias": bias,
+        "Q": Q,
+        "iterates": iterates,
+    }
 
 
 def _lemma8_sides(t: dict[str, Any], form: str) -> tuple[Any, Any, Any]:
@@ -91,8 +101,11 @@ def _lemma8_sides(t: dict[str, Any], form: str) -> tuple[Any, Any, Any]:
     if form == "printed":
         terms = [-eta * E * t["S"] / 2, t["drift"], 2 * eta * eta * L * E * t["bias"]]
     else:
-        terms = [-gamma * E * (1 - eta * L) * t["S"], gamma / (2 * eta) * t["drift"],
-                 gamma * eta * L * E * t["bias"]]  # fmt: skip
+        terms = [
+            -gamma * E * (1 - eta * L) * t["S"],
+            gamma / (2 * eta) * t["drift"],
+            gamma * eta * L * E * t["bias"],
+        ]
     rhs = sum(terms[1:], terms[0])
     return rhs, lhs, abs(lhs) + sum((abs(x) for x in terms), 0 * lhs)
 
@@ -132,8 +145,10 @@ def _loss_formula(f: cq.QF, k: int) -> str:
         h, u = f.H[k][0][0], f.u[k][0]
         lead = "½" if h == 1 else f"{show(h)}/2·"
         return f"F_{k + 1}(w) = {lead}(w {signed(-u)})²"
-    return (f"F_{k + 1}(w) = ½(w − u_{k + 1})ᵀH_{k + 1}(w − u_{k + 1}), u_{k + 1} = "
-            f"{show(f.u[k])}, H_{k + 1} = {show([tuple(r) for r in f.H[k]])}")  # fmt: skip
+    return (
+        f"F_{k + 1}(w) = ½(w − u_{k + 1})ᵀH_{k + 1}(w − u_{k + 1}), u_{k + 1} = "
+        f"{show(f.u[k])}, H_{k + 1} = {show([tuple(r) for r in f.H[k]])}"
+    )
 
 
 def _vec(w: list[Any]) -> Any:
@@ -150,8 +165,10 @@ def _lemma8_explain(inst: Instance) -> Explanation:
     eta = dec(inst["feta"]) / (2 * f.L * (1 + 2 * E * Q))
     t = _lemma8_pieces(f, w0, active, E, eta)
     rhs, lhs, _ = _lemma8_sides(t, "printed")
-    losses = tuple(Quantity(f"F_{k + 1}", f"loss of client {k + 1}", k, _loss_formula(f, k))
-                   for k in range(f.n))  # fmt: skip
+    losses = tuple(
+        Quantity(f"F_{k + 1}", f"loss of client {k + 1}", k, _loss_formula(f, k))
+        for k in range(f.n)
+    )
     steps = [
         Step("w_B*", "argmin Σ_k p_kF_k, p_k = π_kq_k/Σ_hπ_hq_h", _vec(f.w_B)),
         Step("γ_t", "2η_t(1 − η_tL(1 + 2EQ))", t["gamma"]),
@@ -214,8 +231,7 @@ def _verify_lemma8_eq98(H, u, pi, q, active, E, L, eta, w0):  # type: ignore[no-
     assert 0 < eta <= 1 / (2 * L * (1 + 2 * E * Q)), "Lemma 8 needs 0 < η_t ≤ 1/(2L(1 + 2EQ))"
     # w_B* minimises Σ p_kF_k, p_k ∝ π_kq_k: solve (Σ p_kH_k) w = Σ p_kH_ku_k exactly
     p = [pk * qk for pk, qk in zip(pi, q, strict=False)]
-    A = [[sum((p[k] * H[k][i][j] for k in range(n)), zero) for j in range(d)]
-         for i in range(d)]  # fmt: skip
+    A = [[sum((p[k] * H[k][i][j] for k in range(n)), zero) for j in range(d)] for i in range(d)]
     b = [sum((p[k] * mv(H[k], u[k])[i] for k in range(n)), zero) for i in range(d)]
     M = [[*row[:], bi] for row, bi in zip(A, b, strict=False)]
     for c in range(d):
@@ -249,12 +265,27 @@ def _verify_lemma8_eq98(H, u, pi, q, active, E, L, eta, w0):  # type: ignore[no-
 #: Inventory's instance: F₁ = ½w², F₂ = ½(w − 1)², q = (1, 1), π = (½, ½) (w_B* = ½), L = 1,
 #: E = 1, A_t = {1}, w_{t,0} = 0, η = 1/20 (half the cap 1/10): LHS = 3/320 > RHS = 3/800.
 LEMMA8_COUNTEREXAMPLE: Instance = {
-    "n": 2, "d": 1, "lh1": np.zeros(2), "lh2": np.zeros(2), "lh3": np.zeros(2),
-    "s1": np.zeros(2), "s2": np.zeros(2), "s3": np.zeros(2), "u1": np.array([0.0, 1.0]),
-    "u2": np.zeros(2), "u3": np.zeros(2), "alpha": np.array([0.5, 0.5]),
-    "pi": np.array([0.5, 0.5]), "q": np.array([1.0, 1.0]), "act": 1, "E": 1, "feta": 0.5,
-    "w1": 0.0, "w2": 0.0, "w3": 0.0,
-}  # fmt: skip
+    "n": 2,
+    "d": 1,
+    "lh1": np.zeros(2),
+    "lh2": np.zeros(2),
+    "lh3": np.zeros(2),
+    "s1": np.zeros(2),
+    "s2": np.zeros(2),
+    "s3": np.zeros(2),
+    "u1": np.array([0.0, 1.0]),
+    "u2": np.zeros(2),
+    "u3": np.zeros(2),
+    "alpha": np.array([0.5, 0.5]),
+    "pi": np.array([0.5, 0.5]),
+    "q": np.array([1.0, 1.0]),
+    "act": 1,
+    "E": 1,
+    "feta": 0.5,
+    "w1": 0.0,
+    "w2": 0.0,
+    "w3": 0.0,
+}
 
 
 def _lemma8_simplify(inst: Instance) -> list[Instance]:
@@ -274,12 +305,17 @@ _L8_NOTES = (
     f"Fractions (the float η and w_(t,0) taken exactly). Budget {BUDGET}."
 )
 _L8_HYPOTHESES = (
-    Hypothesis("Assumption 3: F_k L-smooth; F_k convex", "F_k(w) = ½(w − u_k)ᵀH_k(w − u_k), "
-               "H_k ≻ 0 with eigenvalues in [10⁻⁴, 10⁴], L = the largest of them"),
+    Hypothesis(
+        "Assumption 3: F_k L-smooth; F_k convex",
+        "F_k(w) = ½(w − u_k)ᵀH_k(w − u_k), "
+        "H_k ≻ 0 with eigenvalues in [10⁻⁴, 10⁴], L = the largest of them",
+    ),
     Hypothesis("0 < η_t ≤ 1/(2L(1 + 2EQ)), γ_t > 0", "η_t = feta/(2L(1 + 2EQ)), feta ∈ (0, 1]"),
-    Hypothesis("w_(t,j)^k: the local iterates of eq. 2 from w_(t,0)", "E ≤ 4 exact gradient "
-               "steps (σ_k = 0, allowed by Assumption 5); any active set A_t ≠ ∅"),
-)  # fmt: skip
+    Hypothesis(
+        "w_(t,j)^k: the local iterates of eq. 2 from w_(t,0)",
+        "E ≤ 4 exact gradient steps (σ_k = 0, allowed by Assumption 5); any active set A_t ≠ ∅",
+    ),
+)
 
 _m8, _e8 = _lemma8("printed")
 register_claim(
@@ -412,8 +448,10 @@ register_claim(
 # --- Lemma 10 ------------------------------------------------------------------------------------
 def _lemma10(inst: Instance, exact: bool) -> tuple[Any, Any]:
     f = cq.qf(inst, exact=exact)
-    lhs = sum((pk * qk * f.gap(k, f.w_B) for k, (pk, qk) in enumerate(zip(f.pi, f.q, strict=True))),
-              f.q[0] * 0)  # fmt: skip
+    lhs = sum(
+        (pk * qk * f.gap(k, f.w_B) for k, (pk, qk) in enumerate(zip(f.pi, f.q, strict=True))),
+        f.q[0] * 0,
+    )
     rhs = f.pi_q * max(f.gap(k, f.w_star) for k in range(f.n))
     return rhs, lhs
 

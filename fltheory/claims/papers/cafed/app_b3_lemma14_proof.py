@@ -112,8 +112,13 @@ def _l14_exact(inst: Instance) -> tuple[Any, str]:
 def _l14_simplify(inst: Instance) -> list[Instance]:
     """Round values of the paper's quantities: λ = ½, 2C_PH = 10^⌊lK⌉, η_t = 1/t, T_P = 0,
     fewer rounds — all at once, then one at a time."""
-    plain = {"lam": 0.5, "lK": float(round(float(inst["lK"]))), "a": 1.0, "T_P": 0,
-             "T": max(1, min(int(inst["T"]), 8))}  # fmt: skip
+    plain = {
+        "lam": 0.5,
+        "lK": float(round(float(inst["lK"]))),
+        "a": 1.0,
+        "T_P": 0,
+        "T": max(1, min(int(inst["T"]), 8)),
+    }
     keys = [k for k, v in plain.items() if inst[k] != v]
     out = [{**inst, **{k: plain[k] for k in keys}}] if keys else []
     return out + [{**inst, k: plain[k]} for k in keys]
@@ -219,12 +224,16 @@ def _verify_lemma14_eq142(lam, log10_K, T_P, a, T):  # type: ignore[no-untyped-d
 
 _L14_HYPOTHESES = (
     Hypothesis("λ(P) = (λ̄₂ + 1)/2 ∈ [½, 1) (eq. 229, Assumption 1)", "λ ∈ [½, 1)"),
-    Hypothesis("2C_PH ≥ 1: C_P ≥ (M − 1)^½·M ≥ 2 (‖U‖_F‖U⁻¹‖_F ≥ M) and H of eq. 8 may be "
-               "enlarged", "log10(2C_PH) ∈ [0, 12]"),
+    Hypothesis(
+        "2C_PH ≥ 1: C_P ≥ (M − 1)^½·M ≥ 2 (‖U‖_F‖U⁻¹‖_F ≥ M) and H of eq. 8 may be enlarged",
+        "log10(2C_PH) ∈ [0, 12]",
+    ),
     Hypothesis("η_t diminishing with Σ ln(t)η_t² < ∞", "η_t = η₁t^(−a), a ∈ (½, 1]"),
-    Hypothesis("J_t of Definition 1 (eq. 132) with T_P of eq. 157", "T_P ∈ [0, 40]; J_t from "
-               "the library (bounds.series.delays), re-decided at 60 digits"),
-)  # fmt: skip
+    Hypothesis(
+        "J_t of Definition 1 (eq. 132) with T_P of eq. 157",
+        "T_P ∈ [0, 40]; J_t from the library (bounds.series.delays), re-decided at 60 digits",
+    ),
+)
 
 register_claim(
     "cafed:lemma14-eq142-step",

@@ -61,8 +61,7 @@ def _chi2_hessian(alpha: np.ndarray, pi: np.ndarray) -> Callable[[np.ndarray], H
 
 def _prop2_margin(inst: Instance) -> float:
     alpha, pi = unit_sum(inst["alpha"]), _pi_of(inst)
-    return convexity_margin(lambda q: chi2(alpha, pi, q), _chi2_hessian(alpha, pi), inst,
-                             floor=1.0)  # fmt: skip
+    return convexity_margin(lambda q: chi2(alpha, pi, q), _chi2_hessian(alpha, pi), inst, floor=1.0)
 
 
 def _prop2_exact(inst: Instance) -> tuple[Any, str]:

@@ -62,8 +62,9 @@ def _iota_nonneg(inst: Instance) -> float:
     d_star = float(pi @ q)
     grad = s * q / d_star - (j_star / d_star) * pi
     j_lower = j_star - max(float(grad @ q) - Q * float(grad.min()), 0.0)
-    return min(1.0 if iota > 0 else -1.0, float(dual.min()), rel(relaxed, scaled),
-               rel(scaled, j_lower))  # fmt: skip
+    return min(
+        1.0 if iota > 0 else -1.0, float(dual.min()), rel(relaxed, scaled), rel(scaled, j_lower)
+    )
 
 
 register_claim(

@@ -87,9 +87,12 @@ def _monotone_explain(inst: Instance) -> Explanation:
     args: dict[str, Any] = {}
     if inst.get("paper_a"):
         c = dec(10.0 ** float(inst["log_c"]))
-        quantities = (*quantities[:1], Quantity("c", "2(E+1)σ²Σ_tη_t² (equal σ_k)", c),
-                      Quantity("A_kk", "A = diag(c·π_k) (eq. 209 with equal σ_k)", tuple(s)),
-                      *quantities[2:])  # fmt: skip
+        quantities = (
+            *quantities[:1],
+            Quantity("c", "2(E+1)σ²Σ_tη_t² (equal σ_k)", c),
+            Quantity("A_kk", "A = diag(c·π_k) (eq. 209 with equal σ_k)", tuple(s)),
+            *quantities[2:],
+        )
         args = {"pi": pi, "c": c, "B": v, "Q": Q}
     return Explanation(
         quantities=quantities,

@@ -125,8 +125,9 @@ def _eq211_explain(inst: Instance) -> Explanation:
                 mp.mpf(args["ln_2cph"].numerator) / args["ln_2cph"].denominator + mp.log(t)
             ) / big_l
             j = min(max(int(mp.ceil(x)), args["t_p"]), t)
-            steps.append(Step(f"t = {t}: x_t, J_t", "ln(2C_PHt)/ln(1/λ), min(max(⌈x_t⌉, T_P), t)",
-                              (x, j)))  # fmt: skip
+            steps.append(
+                Step(f"t = {t}: x_t, J_t", "ln(2C_PHt)/ln(1/λ), min(max(⌈x_t⌉, T_P), t)", (x, j))
+            )
     steps.append(Step("n", "horizon past which 0 ≤ J_t − x_t ≤ max(1, T_P) and t − J_t ≥ t/2", n))
     steps.append(Step("tail bound", "max(1, T_P)η₁²2^(2a)n^(1−2a)/(2a − 1)", tail))
     return Explanation(

@@ -111,12 +111,25 @@ def _margin(inst: Instance) -> float:
 
 
 EXAMPLE: Instance = {
-    "n": 2, "d": 1, "lh1": np.array([0.0, 0.0]), "lh2": np.zeros(2), "lh3": np.zeros(2),
-    "s1": np.zeros(2), "s2": np.zeros(2), "s3": np.zeros(2),
-    "u1": np.array([0.0, 2.0]), "u2": np.zeros(2), "u3": np.zeros(2),
-    "alpha": np.array([0.5, 0.5]), "pi": np.ones(2), "q": np.ones(2),
-    "lo": -6.0, "dir": 0.0, "lr": 0.0, "sigma": np.zeros(2),
-}  # fmt: skip
+    "n": 2,
+    "d": 1,
+    "lh1": np.array([0.0, 0.0]),
+    "lh2": np.zeros(2),
+    "lh3": np.zeros(2),
+    "s1": np.zeros(2),
+    "s2": np.zeros(2),
+    "s3": np.zeros(2),
+    "u1": np.array([0.0, 2.0]),
+    "u2": np.zeros(2),
+    "u3": np.zeros(2),
+    "alpha": np.array([0.5, 0.5]),
+    "pi": np.ones(2),
+    "q": np.ones(2),
+    "lo": -6.0,
+    "dir": 0.0,
+    "lr": 0.0,
+    "sigma": np.zeros(2),
+}
 
 register_claim(
     "cafed:lemma1",

@@ -112,8 +112,9 @@ def _p14_exact_parts(inst: Instance) -> tuple[Callable[[list[Any]], Any], dict[s
 
 def _p14_in_q_exact(inst: Instance) -> tuple[Any, str]:
     f, parts = _p14_exact_parts(inst)
-    return convexity_exact(f, _p14_hessian(inst), inst, float(parts["Q"]),
-                            floor=float(parts["gamma"]))  # fmt: skip
+    return convexity_exact(
+        f, _p14_hessian(inst), inst, float(parts["Q"]), floor=float(parts["gamma"])
+    )
 
 
 def _p14_explain(inst: Instance) -> Explanation:

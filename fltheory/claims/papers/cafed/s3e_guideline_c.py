@@ -123,10 +123,25 @@ def _gc_values(inst: Instance, which: str) -> dict[str, Any]:
         ws = argmin(alpha)
         return sum(alpha[k] * (gaps(wb)[k] - gaps(ws)[k]) for k in range(n))
 
-    return {"pi": P, "alpha": alpha, "kept": m, "us": us, "hs": hs, "p_c": p_c, "p_alt": alt,
-            "ratio": ratio, "w_c": argmin(p_c), "w_alt": argmin(alt), "w_star": argmin(alpha),
-            "tv_c": tv(p_c), "tv_alt": tv(alt), "gamma_c": max(gaps(argmin(p_c))),
-            "gamma_alt": max(gaps(argmin(alt))), "c": value(p_c), "alt": value(alt)}  # fmt: skip
+    return {
+        "pi": P,
+        "alpha": alpha,
+        "kept": m,
+        "us": us,
+        "hs": hs,
+        "p_c": p_c,
+        "p_alt": alt,
+        "ratio": ratio,
+        "w_c": argmin(p_c),
+        "w_alt": argmin(alt),
+        "w_star": argmin(alpha),
+        "tv_c": tv(p_c),
+        "tv_alt": tv(alt),
+        "gamma_c": max(gaps(argmin(p_c))),
+        "gamma_alt": max(gaps(argmin(alt))),
+        "c": value(p_c),
+        "alt": value(alt),
+    }
 
 
 def _gc_exact(inst: Instance, which: str) -> tuple[Any, str]:
@@ -140,11 +155,18 @@ def _gc_explain(inst: Instance, which: str) -> Explanation:
     v = _gc_values(inst, which)
     n, d = len(v["pi"]), len(v["us"])
     losses = tuple(
-        Quantity(f"F_{k + 1}", f"loss of client {k + 1}", "", f"F_{k + 1}(w) = ½·" + " + ½·".join(
-            f"{show(v['hs'][i][k])}·(w{'' if d == 1 else f'_{i + 1}'} {signed(-v['us'][i][k])})²"
-            for i in range(d)))
+        Quantity(
+            f"F_{k + 1}",
+            f"loss of client {k + 1}",
+            "",
+            f"F_{k + 1}(w) = ½·"
+            + " + ½·".join(
+                f"{show(v['hs'][i][k])}·(w{coordinate} {signed(-v['us'][i][k])})²"
+                for i, coordinate in enumerate("" if d == 1 else f"_{j + 1}" for j in range(d))
+            ),
+        )
         for k in range(n)
-    )  # fmt: skip
+    )
     name = "ε̄′_bias = d_TV²(α, p)·Γ′" if which == "eps-bar-prime" else "ε_bias = F(w_B*) − F*"
     return Explanation(
         quantities=(
@@ -194,18 +216,20 @@ def _gc_simplify(inst: Instance) -> list[Instance]:
     return moves
 
 
-GC_SPACE = Space([
-    Integer("n", 1, 6),
-    Integer("n_excl", 0, 5),
-    Integer("d", 1, 2),
-    pi_param(),
-    Simplex("alpha", "n"),
-    Simplex("p_alt", "n"),
-    Real("u0", -10.0, 10.0, size="n", closed=(True, True), special=(0.0, 1.0, 2.0)),
-    Real("u1", -10.0, 10.0, size="n", closed=(True, True), special=(0.0, 1.0)),
-    Real("log_h0", -3.0, 3.0, size="n", closed=(True, True), special=(0.0,)),
-    Real("log_h1", -3.0, 3.0, size="n", closed=(True, True), special=(0.0,)),
-])  # fmt: skip
+GC_SPACE = Space(
+    [
+        Integer("n", 1, 6),
+        Integer("n_excl", 0, 5),
+        Integer("d", 1, 2),
+        pi_param(),
+        Simplex("alpha", "n"),
+        Simplex("p_alt", "n"),
+        Real("u0", -10.0, 10.0, size="n", closed=(True, True), special=(0.0, 1.0, 2.0)),
+        Real("u1", -10.0, 10.0, size="n", closed=(True, True), special=(0.0, 1.0)),
+        Real("log_h0", -3.0, 3.0, size="n", closed=(True, True), special=(0.0,)),
+        Real("log_h1", -3.0, 3.0, size="n", closed=(True, True), special=(0.0,)),
+    ]
+)
 
 GC_NOTES = (
     "Margins: relative (d_TV: absolute) excess of the alternative's value over Guideline C's, "

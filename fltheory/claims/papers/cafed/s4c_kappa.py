@@ -72,8 +72,15 @@ def _kappa_margin(inst: Instance) -> float:
     target = alpha / pi
     worst = 0.0
     for kappa2 in _kappa_levels(alpha):
-        q = cafed_weights(np.ones((1, pi.size), dtype=bool), alpha, pi[None], lam2[None],
-                          gap[None], kappa2, float(inst["tau"]))[0]  # fmt: skip
+        q = cafed_weights(
+            np.ones((1, pi.size), dtype=bool),
+            alpha,
+            pi[None],
+            lam2[None],
+            gap[None],
+            kappa2,
+            float(inst["tau"]),
+        )[0]
         worst = min(worst, -float(np.max(np.abs(q - target)) / target.max()))
     return worst
 

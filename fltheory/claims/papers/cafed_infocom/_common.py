@@ -61,9 +61,18 @@ def quadratic_instance(inst: Instance, conv: Any) -> dict[str, Any]:
 
     return {
         "gap": gap,
-        "alpha": alpha, "p": p, "w_star": w_star, "w_b": w_b, "lo": lo, "hi": hi,
-        "F": F, "gamma_w": gamma_w, "chi2": chi2, "kappa": kappa, "size": size,
-    }  # fmt: skip
+        "alpha": alpha,
+        "p": p,
+        "w_star": w_star,
+        "w_b": w_b,
+        "lo": lo,
+        "hi": hi,
+        "F": F,
+        "gamma_w": gamma_w,
+        "chi2": chi2,
+        "kappa": kappa,
+        "size": size,
+    }
 
 
 def shown_decimal(x: Fraction) -> Fraction:

@@ -76,10 +76,14 @@ def _eq11_explain(inst: Instance) -> Explanation:
     )  # w*, w_B* of the decimal instance
     f_star = [hk * (min(max(uk, lo), hi) - uk) ** 2 / 2 for uk, hk in zip(u, h, strict=True)]
     losses = tuple(
-        Quantity(f"F_{k + 1}", f"loss of client {k + 1}", u[k],
-                 f"F_{k + 1}(w) = ½·{show(h[k])}·(w {signed(-u[k])})²")
+        Quantity(
+            f"F_{k + 1}",
+            f"loss of client {k + 1}",
+            u[k],
+            f"F_{k + 1}(w) = ½·{show(h[k])}·(w {signed(-u[k])})²",
+        )
         for k in range(len(u))
-    )  # fmt: skip
+    )
     return Explanation(
         quantities=(
             *losses,

@@ -48,8 +48,12 @@ def _fig1_statistics(inst: Instance) -> tuple[float, float, float, float]:
         raise NumericalError("no exclusion (or no participation) in this run")
     pi_b = np.broadcast_to(pi, active.shape)
     lam_b = np.broadcast_to(lam, active.shape)
-    return (float(pi_b[excluded].mean()), float(lam_b[excluded].mean()),
-            float(pi_b[included].mean()), float(lam_b[included].mean()))  # fmt: skip
+    return (
+        float(pi_b[excluded].mean()),
+        float(lam_b[excluded].mean()),
+        float(pi_b[included].mean()),
+        float(lam_b[included].mean()),
+    )
 
 
 def _fig1_margin(inst: Instance) -> float:

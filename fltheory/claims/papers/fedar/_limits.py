@@ -60,8 +60,7 @@ def staleness_weight(avail: float, p: float, v: int | None = None) -> float:
     return 2.0 - corr
 
 
-def staleness_weight_mp(avail: Fraction, p: Fraction, v: int | None = None, dps: int = 40
-                        ) -> Any:  # fmt: skip
+def staleness_weight_mp(avail: Fraction, p: Fraction, v: int | None = None, dps: int = 40) -> Any:
     """The same at ``dps`` digits; without a bound via the Lerch transcendent:
     ω = a[Φ(z, −p, 1) − z^K Φ(z, −p, K + 1)] + 2z^K, Φ(z, s, c) = Σ_k z^k/(k + c)^s, z = 1 − a."""
     import mpmath
@@ -88,8 +87,9 @@ def staleness_weight_mp(avail: Fraction, p: Fraction, v: int | None = None, dps:
 
 def omegas(inst: Instance) -> np.ndarray:
     """The long-run weights ω_i = E[ψ(τ_i)] of an instance's clients (bounded staleness v)."""
-    return np.array([staleness_weight(float(a), inst["p"], int(inst["v"]))
-                     for a in np.asarray(inst["avail"])])  # fmt: skip
+    return np.array(
+        [staleness_weight(float(a), inst["p"], int(inst["v"])) for a in np.asarray(inst["avail"])]
+    )
 
 
 def limit_points(u: np.ndarray, h: np.ndarray, omega: np.ndarray) -> tuple[float, float]:
@@ -115,31 +115,45 @@ def limit_mp(inst: Instance, dps: int = 40) -> dict[str, Any]:
             o * a for o, a in zip(om, h, strict=True)
         )
         ws = mpmath.fsum(a * b for a, b in zip(h, u, strict=True)) / mpmath.fsum(h)
-        return {"omega": om, "w_omega": wf, "w_star": ws, "spread": max(u) - min(u),
-                "h_bar": mpmath.fsum(h) / len(h)}  # fmt: skip
+        return {
+            "omega": om,
+            "w_omega": wf,
+            "w_star": ws,
+            "spread": max(u) - min(u),
+            "h_bar": mpmath.fsum(h) / len(h),
+        }
 
 
-LIMIT_SPACE = Space([
-    Integer("n", 2, 6),
-    Real("avail", 0.0, 1.0, size="n", closed=(True, True), special=(0.0, 0.5, 1.0)),
-    Integer("v", 1, 12),
-    Real("p", 0.0, 1.0, closed=(True, True), special=(0.0, 0.1, 0.5, 1.0)),
-    Real("u", -1.0, 1.0, size="n", closed=(True, True), special=(0.0, 1.0, -1.0)),
-    Real("h", 0.1, 10.0, size="n", closed=(True, True), special=(1.0,)),
-], where=lambda i: data_spread(i["u"]) > 0)  # fmt: skip
+LIMIT_SPACE = Space(
+    [
+        Integer("n", 2, 6),
+        Real("avail", 0.0, 1.0, size="n", closed=(True, True), special=(0.0, 0.5, 1.0)),
+        Integer("v", 1, 12),
+        Real("p", 0.0, 1.0, closed=(True, True), special=(0.0, 0.1, 0.5, 1.0)),
+        Real("u", -1.0, 1.0, size="n", closed=(True, True), special=(0.0, 1.0, -1.0)),
+        Real("h", 0.1, 10.0, size="n", closed=(True, True), special=(1.0,)),
+    ],
+    where=lambda i: data_spread(i["u"]) > 0,
+)
 
 LIMIT_HYPOTHESES = (
-    Hypothesis("f_i L-smooth and μ-strongly convex (Assumptions 1–2), f = (1/N)Σf_i (eq. 1)",
-               "f_i(w) = (h_i/2)(w − u_i)², h_i ∈ [0.1, 10], u_i ∈ [−1, 1] not all equal, d = 1"),
+    Hypothesis(
+        "f_i L-smooth and μ-strongly convex (Assumptions 1–2), f = (1/N)Σf_i (eq. 1)",
+        "f_i(w) = (h_i/2)(w − u_i)², h_i ∈ [0.1, 10], u_i ∈ [−1, 1] not all equal, d = 1",
+    ),
     Hypothesis("bounded gradient variance / noise (Assumptions 3, 5)", "exact gradients (σ = 0)"),
-    Hypothesis("bounded staleness: τ_max ≤ g(t) (Theorem 1), τ(i, t) ≤ v_i (Assumption 7)",
-               "client i available w.p. a_i ∈ [0, 1] each round and surely after v ≤ 12 "
-               "absences, so τ ≤ v; g(t) ≥ v eventually (t₀ ≥ v), so the cut-off excludes no "
-               "client and N_t = N"),
+    Hypothesis(
+        "bounded staleness: τ_max ≤ g(t) (Theorem 1), τ(i, t) ≤ v_i (Assumption 7)",
+        "client i available w.p. a_i ∈ [0, 1] each round and surely after v ≤ 12 "
+        "absences, so τ ≤ v; g(t) ≥ v eventually (t₀ ≥ v), so the cut-off excludes no "
+        "client and N_t = N",
+    ),
     Hypothesis("ψ of eq. (6) with p ∈ [0, 1] (l.299)", "p ∈ [0, 1]"),
-    Hypothesis("diminishing steps (Theorem 1: η_t ∝ 1/(t + a); Theorem 2: η ∝ 1/√T)",
-               "the limit η → 0, where the iterates follow the averaged ODE"),
-)  # fmt: skip
+    Hypothesis(
+        "diminishing steps (Theorem 1: η_t ∝ 1/(t + a); Theorem 2: η ∝ 1/√T)",
+        "the limit η → 0, where the iterates follow the averaged ODE",
+    ),
+)
 
 
 def loss_quantities(u: tuple[Fraction, ...], h: tuple[Fraction, ...]) -> tuple[Quantity, ...]:
@@ -147,8 +161,11 @@ def loss_quantities(u: tuple[Fraction, ...], h: tuple[Fraction, ...]) -> tuple[Q
     out = []
     for i, (ui, hi) in enumerate(zip(u, h, strict=True)):
         body = "w²" if ui == 0 else f"(w {signed(-ui)})²"
-        out.append(Quantity(f"f_{i + 1}", f"loss of client {i + 1}", ui,
-                            f"f_{i + 1}(w) = ({show(hi)}/2)·{body}"))  # fmt: skip
+        out.append(
+            Quantity(
+                f"f_{i + 1}", f"loss of client {i + 1}", ui, f"f_{i + 1}(w) = ({show(hi)}/2)·{body}"
+            )
+        )
     return tuple(out)
 
 
@@ -162,17 +179,23 @@ def limit_explain(inst: Instance, theorem: int) -> Explanation:
     p, v = dec(inst["p"]), int(inst["v"])
     q = limit_mp(inst)
     with mpmath.workdps(40):
-        psi = [min(mpmath.mpf(k + 1) ** (mpmath.mpf(p.numerator) / p.denominator), 2)
-               for k in range(v + 1)]  # fmt: skip
+        psi = [
+            min(mpmath.mpf(k + 1) ** (mpmath.mpf(p.numerator) / p.denominator), 2)
+            for k in range(v + 1)
+        ]
         diff = q["w_omega"] - q["w_star"]
         if theorem == 1:
-            lhs = Step("lim_T f(w_T) − f(w*)", "f(w_ω) − f(w*) = (h̄/2)(w_ω − w*)²",
-                       q["h_bar"] / 2 * diff**2)  # fmt: skip
+            lhs = Step(
+                "lim_T f(w_T) − f(w*)",
+                "f(w_ω) − f(w*) = (h̄/2)(w_ω − w*)²",
+                q["h_bar"] / 2 * diff**2,
+            )
             holds = abs(diff) / q["spread"] <= mpmath.mpf("1e-25")
             rhs = Step("0", "Theorem 1's bound O(σ²(1 + τ̄)/(μT)) + O(…/T²) as T → ∞", 0)
         else:
-            lhs = Step("lim_T (1/T)Σ_t‖∇f(w_t)‖²", "‖∇f(w_ω)‖² = h̄²(w_ω − w*)²",
-                       (q["h_bar"] * diff) ** 2)  # fmt: skip
+            lhs = Step(
+                "lim_T (1/T)Σ_t‖∇f(w_t)‖²", "‖∇f(w_ω)‖² = h̄²(w_ω − w*)²", (q["h_bar"] * diff) ** 2
+            )
             holds = diff**2 / q["spread"] ** 2 <= mpmath.mpf("1e-40")
             rhs = Step("0", "Theorem 2's bound R₁(f(w₀) − f*)/√T + O(…) as T → ∞", 0)
     return Explanation(

@@ -33,8 +33,7 @@ def _cutoff(inst: Instance, t: int) -> float:
     return 10.0 ** inst["log_cutoff"] * math.sqrt(max(t, 1.0))
 
 
-def _paper_fedar(inst: Instance, trace: np.ndarray, exact: bool = False
-                 ) -> dict[str, list[Any]]:  # fmt: skip
+def _paper_fedar(inst: Instance, trace: np.ndarray, exact: bool = False) -> dict[str, list[Any]]:
     """Eqs. (4)–(7) and Algorithm 1 client by client, in floats or exact rationals (d = 1,
     local update Δ = γ(u_i − w) from the current global model; G is stored as that update, the
     paper's (w_t − w_K)/η up to the factor −η, so eq. (7) reads w ← w + (1/N_t)Σ_i ψ_iG_i)."""
@@ -112,17 +111,19 @@ def _trace(inst: Instance) -> np.ndarray:
     return generator(int(inst["seed"]), "claims/fedar-trace").random((inst["rounds"], p.size)) < p
 
 
-TRACE_SPACE = Space([
-    Integer("n", 1, 6),
-    Real("avail", 0.0, 1.0, size="n", closed=(True, True), special=(0.0, 1.0, 0.1)),
-    Real("u", -1.0, 1.0, size="n", special=(0.0, 1.0)),
-    Real("gamma", 0.0, 1.0, closed=(False, True), special=(1.0, 0.5)),
-    Real("p", 0.0, 1.0, closed=(True, True), special=(0.0, 0.1, 1.0)),
-    Integer("use_cutoff", 0, 1),
-    Real("log_cutoff", -1.0, 1.0, closed=(True, True), special=(0.0,)),
-    Integer("rounds", 1, 30),
-    Integer("seed", 0, 10**6),
-])  # fmt: skip
+TRACE_SPACE = Space(
+    [
+        Integer("n", 1, 6),
+        Real("avail", 0.0, 1.0, size="n", closed=(True, True), special=(0.0, 1.0, 0.1)),
+        Real("u", -1.0, 1.0, size="n", special=(0.0, 1.0)),
+        Real("gamma", 0.0, 1.0, closed=(False, True), special=(1.0, 0.5)),
+        Real("p", 0.0, 1.0, closed=(True, True), special=(0.0, 0.1, 1.0)),
+        Integer("use_cutoff", 0, 1),
+        Real("log_cutoff", -1.0, 1.0, closed=(True, True), special=(0.0,)),
+        Integer("rounds", 1, 30),
+        Integer("seed", 0, 10**6),
+    ]
+)
 
 
 def _eq4_gap(inst: Instance, exact: bool) -> Any:
@@ -169,8 +170,11 @@ register_claim(
 def _eq5_margin(inst: Instance) -> float:
     trace = _trace(inst)
     ref, code = _paper_fedar(inst, trace), _code_fedar(inst, trace)
-    bad = sum(a != b for ta, tb in zip(ref["tau"], code["tau"], strict=True)
-              for a, b in zip(ta, tb, strict=True))  # fmt: skip
+    bad = sum(
+        a != b
+        for ta, tb in zip(ref["tau"], code["tau"], strict=True)
+        for a, b in zip(ta, tb, strict=True)
+    )
     return -float(bad)
 
 
@@ -260,8 +264,10 @@ def _eq7_gap(inst: Instance, exact: bool) -> Any:
     err = conv(0)
     for t in range(len(trace)):
         N = ref["N"][t]
-        coef_ref = [conv(ref["psi"][t][i]) / N if (N and _seen(trace, t, i)) else conv(0)
-                    for i in range(trace.shape[1])]  # fmt: skip
+        coef_ref = [
+            conv(ref["psi"][t][i]) / N if (N and _seen(trace, t, i)) else conv(0)
+            for i in range(trace.shape[1])
+        ]
         err = max(err, *(abs(a - conv(b)) for a, b in zip(coef_ref, code["coef"][t], strict=True)))
         err = max(err, abs(ref["w"][t] - conv(code["w"][t])))
     return err

@@ -69,34 +69,47 @@ def _table3_explain(inst: Instance) -> Explanation:
         s, ds, v, dv = Fraction(std), _half_unit(std), Fraction(var), _half_unit(var)
         fit = [label for label, f in conventions.items() if _fits(std, var, f)]
         ratio = f"[{float((v - dv) / (s + ds) ** 2):.5f}, {float((v + dv) / (s - ds) ** 2):.5f}]"
-        steps.append(Step(
-            f"{name}: Var/std²", f"[{show(v - dv)}, {show(v + dv)}]/[{show(s - ds)}, "
-            f"{show(s + ds)}]² ≈ {ratio}, fits",
-            ", ".join(fit) if fit else "none",
-        ))  # fmt: skip
+        steps.append(
+            Step(
+                f"{name}: Var/std²",
+                f"[{show(v - dv)}, {show(v + dv)}]/[{show(s - ds)}, "
+                f"{show(s + ds)}]² ≈ {ratio}, fits",
+                ", ".join(fit) if fit else "none",
+            )
+        )
     count = sum(
         all(_fits(std, var, f) for _, std, var in TABLE3.values()) for f in conventions.values()
     )
     return Explanation(
         quantities=(
             *(
-                Quantity(name, "mean ± std (%) and Var across the clients, as printed", var,
-                         f"{name}: {mean} ± {std}, Var {var}")
+                Quantity(
+                    name,
+                    "mean ± std (%) and Var across the clients, as printed",
+                    var,
+                    f"{name}: {mean} ± {std}, Var {var}",
+                )
                 for name, (mean, std, var) in TABLE3.items()
             ),
             Quantity("N", "clients (§6.1)", n),
         ),
         steps=tuple(steps),
-        lhs=Step("conventions fitting all four rows", "Var = c·std², c ∈ {1, (N − 1)/N, "
-                 "N/(N − 1)}", count),
+        lhs=Step(
+            "conventions fitting all four rows",
+            "Var = c·std², c ∈ {1, (N − 1)/N, N/(N − 1)}",
+            count,
+        ),
         relation="≥",
         rhs=Step("1", "one computation for the whole table", 1),
         holds=count >= 1,
-        verify_args={"rows": [list(row) for row in TABLE3.values()],
-                     "names": list(TABLE3), "clients": n},
+        verify_args={
+            "rows": [list(row) for row in TABLE3.values()],
+            "names": list(TABLE3),
+            "clients": n,
+        },
         note="FedVARP's row needs Var ≥ std² (×N/(N − 1)), the other three Var ≤ std² "
         "(×(N − 1)/N): std 20.9 or Var ≈ 424 in FedVARP's row would fit the others.",
-    )  # fmt: skip
+    )
 
 
 def _verify_table3(rows, names, clients):

@@ -238,8 +238,9 @@ def prop1_code_limit(p: np.ndarray, u: np.ndarray) -> float:
     return float(fedavg_weights(p).weights @ u)
 
 
-def thm1_caps(eta: float, s: int, L: float, rho: float, beta2: float,
-               gap: float | None = None) -> list[float]:  # fmt: skip
+def thm1_caps(
+    eta: float, s: int, L: float, rho: float, beta2: float, gap: float | None = None
+) -> list[float]:
     """Theorem 1's step-size caps (l.251) at η (κ depends on η), as printed."""
     k = kappa(s, eta * L)
     C = frak_c(k, L)
@@ -254,7 +255,6 @@ def thm1_caps(eta: float, s: int, L: float, rho: float, beta2: float,
     return caps
 
 
-def thm1_eta_max(s: int, L: float, rho: float, beta2: float, gap: float | None = None
-                  ) -> float:  # fmt: skip
+def thm1_eta_max(s: int, L: float, rho: float, beta2: float, gap: float | None = None) -> float:
     """Theorem 1's largest admissible step (every cap of l.251 at once)."""
     return bisect_cap(lambda eta: min(thm1_caps(eta, s, L, rho, beta2, gap)))

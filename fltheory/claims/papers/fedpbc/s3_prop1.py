@@ -77,13 +77,15 @@ def _prop1_printed_exact(inst: Instance) -> ExactMargin:
     return (-var / spread**2 if spread else Fraction(0)), "exact rationals (2^m link patterns)"
 
 
-PROP1_SPACE = Space([
-    Integer("m", 1, 6),
-    Real("p", 0.0, 1.0, size="m", closed=(False, True), special=(1.0, 0.5)),
-    Real("u", -1.0, 1.0, size="m", special=(0.0, 1.0, -1.0)),
-    Real("eta", 0.0, 1.0, special=(0.5,)),
-    Integer("s", 1, 30),
-])  # fmt: skip
+PROP1_SPACE = Space(
+    [
+        Integer("m", 1, 6),
+        Real("p", 0.0, 1.0, size="m", closed=(False, True), special=(1.0, 0.5)),
+        Real("u", -1.0, 1.0, size="m", special=(0.0, 1.0, -1.0)),
+        Real("eta", 0.0, 1.0, special=(0.5,)),
+        Integer("s", 1, 30),
+    ]
+)
 
 
 def _prop1_printed_explain(inst: Instance) -> Explanation:
@@ -96,8 +98,10 @@ def _prop1_printed_explain(inst: Instance) -> Explanation:
     p_any = sum((pr for _, pr in sets), Fraction(0))
     means = [sum((u[i] for i in mem), Fraction(0)) / len(mem) for mem, _ in sets]
     mu = sum((pr * a for (_, pr), a in zip(sets, means, strict=True)), Fraction(0)) / p_any
-    spread = sum((pr * (a - mu) ** 2 for (_, pr), a in zip(sets, means, strict=True)),
-                 Fraction(0)) / p_any  # fmt: skip
+    spread = (
+        sum((pr * (a - mu) ** 2 for (_, pr), a in zip(sets, means, strict=True)), Fraction(0))
+        / p_any
+    )
     var = gamma / (2 - gamma) * spread
     losses = tuple(
         Quantity(f"F_{i + 1}", f"loss of client {i + 1}", ui, f"F_{i + 1}(x) = ½(x {signed(-ui)})²")
@@ -213,8 +217,10 @@ def _prop1_limit_mp(p: list[Fraction], u: list[Fraction], dps: int = 40) -> Any:
             for j, v in enumerate(ps):
                 if j == i:
                     continue
-                pmf = [(1 - v) * (pmf[k] if k < len(pmf) else 0) + v * (pmf[k - 1] if k else 0)
-                       for k in range(len(pmf) + 1)]  # fmt: skip
+                pmf = [
+                    (1 - v) * (pmf[k] if k < len(pmf) else 0) + v * (pmf[k - 1] if k else 0)
+                    for k in range(len(pmf) + 1)
+                ]
             h = ps[i] * sum(pmf[k] / (k + 1) for k in range(len(pmf)))
             total += h * mpmath.mpf(u[i].numerator) / u[i].denominator
         none = mpmath.fprod(1 - v for v in ps)
@@ -231,8 +237,7 @@ def _prop1_expectation_exact(inst: Instance) -> ExactMargin:
     scale = max(abs(v) for v in u) or Fraction(1)
     tol = Fraction(1, 10**9)
     if len(p) <= 10:
-        formula = sum((w * v for w, v in zip(fedavg_weights_exact(p), u, strict=True)),
-                      Fraction(0))  # fmt: skip
+        formula = sum((w * v for w, v in zip(fedavg_weights_exact(p), u, strict=True)), Fraction(0))
         sets = [(mem, pr) for mem, pr in set_probs_exact(p) if mem]
         p_any = sum((pr for _, pr in sets), Fraction(0))
         lim = (

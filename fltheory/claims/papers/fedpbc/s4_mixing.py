@@ -53,8 +53,10 @@ def _mixing_w_margin(inst: Instance) -> float:
     ok = all(W[i][j] == W[j][i] for i in range(m) for j in range(m))
     ok &= all(sum(row, Fraction(0)) == 1 for row in W)
     ok &= all(sum((W[i][j] for i in range(m)), Fraction(0)) == 1 for j in range(m))
-    W2 = [[sum((W[i][k] * W[k][j] for k in range(m)), Fraction(0)) for j in range(m)]
-          for i in range(m)]  # fmt: skip
+    W2 = [
+        [sum((W[i][k] * W[k][j] for k in range(m)), Fraction(0)) for j in range(m)]
+        for i in range(m)
+    ]
     ok &= W2 == W
     if len(members) <= 1:
         ok &= all(W[i][j] == (1 if i == j else 0) for i in range(m) for j in range(m))
@@ -252,8 +254,10 @@ def _lemma2_exact(inst: Instance) -> ExactMargin:
         new = [[Fraction(0)] * m for _ in range(m)]
         for W, pr in sets[r % 2]:
             D = [[W[i][j] - J for j in range(m)] for i in range(m)]
-            DS = [[sum((D[i][k] * S[k][j] for k in range(m)), Fraction(0)) for j in range(m)]
-                  for i in range(m)]  # fmt: skip
+            DS = [
+                [sum((D[i][k] * S[k][j] for k in range(m)), Fraction(0)) for j in range(m)]
+                for i in range(m)
+            ]
             for i in range(m):
                 for j in range(m):
                     new[i][j] += pr * sum((DS[i][k] * D[k][j] for k in range(m)), Fraction(0))

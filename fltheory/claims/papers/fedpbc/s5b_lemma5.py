@@ -68,8 +68,10 @@ def _remark3_run(inst: Instance, one: Any, conv: Callable[[Any], Any]) -> tuple[
     for q in range(t):
         P = [[one if i == j else 0 * one for j in range(m)] for i in range(m)]
         for W in Ws[q:]:
-            P = [[sum((P[i][k] * W[k][j] for k in range(m)), 0 * one) for j in range(m)]
-                 for i in range(m)]  # fmt: skip
+            P = [
+                [sum((P[i][k] * W[k][j] for k in range(m)), 0 * one) for j in range(m)]
+                for i in range(m)
+            ]
         for j in range(m):
             total[j] += sum((Gs[q][i] * (P[i][j] - one / m) for i in range(m)), 0 * one)
     rhs = eta * eta * sum((v * v for v in total), 0 * one)
@@ -151,8 +153,9 @@ def _lemma5_eta_max(s: int, L: float, rho: float, gap: float | None = None) -> f
     return bisect_cap(cap)
 
 
-def _lemma5_moments(p: np.ndarray, u: np.ndarray, x0: float, a: float, noise2: float,
-                    T: int) -> tuple[list[float], list[float]]:  # fmt: skip
+def _lemma5_moments(
+    p: np.ndarray, u: np.ndarray, x0: float, a: float, noise2: float, T: int
+) -> tuple[list[float], list[float]]:
     """Exact E‖X^(t)(I − J)‖² and E(x̄^t − ū)² for t < T (d = 1, isotropic clients).
 
     With y = a x + (1 − a)(u − ξ/h) and x' = W y (W independent of y), the deviation
@@ -175,8 +178,11 @@ def _lemma5_moments(p: np.ndarray, u: np.ndarray, x0: float, a: float, noise2: f
         cons.append(float(np.trace(second)))
         grad.append(dev2)
         ey = a * mean + (1 - a) * ut
-        eyy = (a * a * second + a * (1 - a) * (np.outer(mean, ut) + np.outer(ut, mean))
-               + (1 - a) ** 2 * (np.outer(ut, ut) + noise2 * P))  # fmt: skip
+        eyy = (
+            a * a * second
+            + a * (1 - a) * (np.outer(mean, ut) + np.outer(ut, mean))
+            + (1 - a) ** 2 * (np.outer(ut, ut) + noise2 * P)
+        )
         mean = M @ ey
         second = np.einsum("a,aij,jk,alk->il", probs, D, eyy, D)
         dev2 = a * a * dev2 + (1 - a) ** 2 * noise2 / m
@@ -197,9 +203,11 @@ def _lemma5_sides(inst: Instance) -> tuple[float, float]:
     zeta2 = h * h * float(np.mean((u - u.mean()) ** 2))
     avg_grad = h * h * sum(grad) / T
     oms = one_minus_sqrt(gap)
-    rhs = (6 * eta**2 * s**2 * (2 * rho / oms**2 + rho / gap) * sigma2
-           + 72 * eta**2 * s**4 * rho / oms**2 * zeta2
-           + 72 * eta**2 * s**4 * rho / oms**2 * avg_grad)  # fmt: skip
+    rhs = (
+        6 * eta**2 * s**2 * (2 * rho / oms**2 + rho / gap) * sigma2
+        + 72 * eta**2 * s**4 * rho / oms**2 * zeta2
+        + 72 * eta**2 * s**4 * rho / oms**2 * avg_grad
+    )
     if not (math.isfinite(lhs) and math.isfinite(rhs)):
         raise NumericalError("moments overflow")
     return rhs, lhs

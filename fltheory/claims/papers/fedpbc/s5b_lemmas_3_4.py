@@ -39,8 +39,9 @@ def _hessian(lam: list, t: Any, one: Any) -> list[list[Any]]:
     return [[c * c * a + s * s * b, c * s * (a - b)], [c * s * (a - b), s * s * a + c * c * b]]
 
 
-def _lemma3_sides(lam: list, t: Any, g0: list, x: Any, s: int, one: Any,
-                  coef: Any) -> tuple[Any, Any, Any]:  # fmt: skip
+def _lemma3_sides(
+    lam: list, t: Any, g0: list, x: Any, s: int, one: Any, coef: Any
+) -> tuple[Any, Any, Any]:
     """(LHS², RHS/‖g₀‖, ‖g₀‖²) with ηH = x·H/L: g_k = (I − ηH)^k g₀, LHS = ‖Σ_{k<s}(g_k − g₀)‖,
     RHS = ((1 + x)^s − 1 − sx)/x·‖g₀‖ (= κηC(s,2)L‖g₀‖). The differences d_k = g_k − g₀ are
     carried directly (d_{k+1} = d_k − ηH(g₀ + d_k)): no cancellation at small x."""
@@ -260,8 +261,9 @@ register_claim(
 )
 
 
-def _lemma4_sides(h: list, b: list, x: list, eta: Any, s: int, sigma2: Any, delta: Any,
-                  one: Any, kap: Any) -> tuple[Any, Any] | None:  # fmt: skip
+def _lemma4_sides(
+    h: list, b: list, x: list, eta: Any, s: int, sigma2: Any, delta: Any, one: Any, kap: Any
+) -> tuple[Any, Any] | None:
     """(RHS, LHS) of Lemma 4 for ℓ_i(x; ξ) = ½h_ix² − b_ix + ξx, d = 1, E[ξ] = 0, E[ξ²] = σ²,
     the same ξ for all s local steps; β² = C̄ + δ, ζ² the smallest value for that β."""
     m = len(h)
@@ -285,8 +287,12 @@ def _lemma4_sides(h: list, b: list, x: list, eta: Any, s: int, sigma2: Any, delt
     L = max(abs(hi) for hi in h)
     if isinstance(one, float):
         # A^s − 1 and S = Σ_{k<s}A^k = (1 − A^s)/(ηh) without cancellation at small ηh
-        D = [math.expm1(s * math.log1p(-eta * hi)) if abs(eta * hi) < 0.5
-             else (1.0 - eta * hi) ** s - 1.0 for hi in h]  # fmt: skip
+        D = [
+            math.expm1(s * math.log1p(-eta * hi))
+            if abs(eta * hi) < 0.5
+            else (1.0 - eta * hi) ** s - 1.0
+            for hi in h
+        ]
         S = [-Di / (eta * hi) if eta * hi != 0 else float(s) for Di, hi in zip(D, h, strict=True)]
     else:
         A = [one - eta * hi for hi in h]
@@ -294,8 +300,9 @@ def _lemma4_sides(h: list, b: list, x: list, eta: Any, s: int, sigma2: Any, delt
         S = [sum((a**k for k in range(s)), zero) for a in A]
     xbar = sum(x, zero) / m
     # x̄^{t+1} − x̄^t = mean_i[(A_i^s − 1)x_i + ηS_ib_i] − (η/m)Σ_iS_iξ_i
-    step = sum((Di * xi + eta * Si * bi for Di, xi, Si, bi in zip(D, x, S, b, strict=True)),
-               zero) / m  # fmt: skip
+    step = (
+        sum((Di * xi + eta * Si * bi for Di, xi, Si, bi in zip(D, x, S, b, strict=True)), zero) / m
+    )
     var = eta * eta / (m * m) * sigma2 * sum((Si * Si for Si in S), zero)
     # F(x̄ + step) − F(x̄) = step·(h̄(2x̄ + step)/2 − b̄), plus h̄/2 times the noise variance
     lhs = step * (hb * (2 * xbar + step) / 2 - bb) + hb * var / 2
@@ -343,9 +350,7 @@ def _lemma4_exact(inst: Instance) -> ExactMargin:
     hf, bf, xf = frs(h), frs(b), frs(x)
     etaf = fr(eta)
     L = max(abs(v) for v in hf)
-    kap = Fraction(0) if s == 1 else (
-        Fraction(1) if L == 0 else kappa_printed(s, etaf * L)
-    )  # fmt: skip
+    kap = Fraction(0) if s == 1 else (Fraction(1) if L == 0 else kappa_printed(s, etaf * L))
     out = _lemma4_sides(hf, bf, xf, etaf, s, fr(sigma2), fr(delta), Fraction(1), kap)
     if out is None:
         return Fraction(1), "void (no finite ζ)"

@@ -44,8 +44,19 @@ def _thm1_quantities(inst: Instance) -> dict[str, float]:
     eta = c0 * math.sqrt(m / (s * T))
     D2 = (inst["x0"] - float(u.mean())) ** 2
     zeta2 = h * h * float(np.mean((u - u.mean()) ** 2))
-    return {"m": m, "s": s, "h": h, "rho": rho, "gap": gap, "eta": eta, "T": T, "D2": D2,
-            "zeta2": zeta2, "sigma2": inst["sigma2"], "c0": c0}  # fmt: skip
+    return {
+        "m": m,
+        "s": s,
+        "h": h,
+        "rho": rho,
+        "gap": gap,
+        "eta": eta,
+        "T": T,
+        "D2": D2,
+        "zeta2": zeta2,
+        "sigma2": inst["sigma2"],
+        "c0": c0,
+    }
 
 
 def _thm1_lhs(q: dict[str, Any], lib: Any = math) -> Any:
@@ -72,11 +83,15 @@ def _thm1_rhs(q: dict[str, Any], lib: Any = math, restore: bool = False) -> Any:
     F0 = L / 2 * q["D2"]
     sig, zeta2 = q["sigma2"], q["zeta2"]
     first = 8 * F0 / lib.sqrt(m * s * T) / c
-    linear = (16 * L * lib.sqrt(s / (m * T)) * sig
-              + 8 * lib.sqrt(m * s / T) * k * k * L * L * (1 + L / 2) * sig
-              + 24 * lib.sqrt(m * s / T) * (C + 24 * L * L / oms**2) * zeta2)  # fmt: skip
-    quadratic = (m * s / T * 1728 * C * L * L / oms**2 * zeta2
-                 + m * s / T * 144 * rho * L * L / oms**2 * (1 + 3 * C) * sig)  # fmt: skip
+    linear = (
+        16 * L * lib.sqrt(s / (m * T)) * sig
+        + 8 * lib.sqrt(m * s / T) * k * k * L * L * (1 + L / 2) * sig
+        + 24 * lib.sqrt(m * s / T) * (C + 24 * L * L / oms**2) * zeta2
+    )
+    quadratic = (
+        m * s / T * 1728 * C * L * L / oms**2 * zeta2
+        + m * s / T * 144 * rho * L * L / oms**2 * (1 + 3 * C) * sig
+    )
     return first + c * linear + c * c * quadratic
 
 
@@ -105,10 +120,19 @@ def _thm1_q_mp(inst: Instance) -> dict[str, Any]:
     c0 = mp(10) ** mp(inst["log_c0"]) if "log_c0" in inst else mp(1)
     gap = rho_gap_mp(p, dps=mpmath.mp.dps)
     ubar = mpmath.fsum(u) / m
-    return {"m": m, "s": s, "h": h, "rho": 1 - gap, "gap": gap, "T": mp(T), "c0": c0,
-            "eta": c0 * mpmath.sqrt(mp(m) / (s * T)), "D2": (mp(inst["x0"]) - ubar) ** 2,
-            "zeta2": h * h * mpmath.fsum((v - ubar) ** 2 for v in u) / m,
-            "sigma2": mp(inst["sigma2"])}  # fmt: skip
+    return {
+        "m": m,
+        "s": s,
+        "h": h,
+        "rho": 1 - gap,
+        "gap": gap,
+        "T": mp(T),
+        "c0": c0,
+        "eta": c0 * mpmath.sqrt(mp(m) / (s * T)),
+        "D2": (mp(inst["x0"]) - ubar) ** 2,
+        "zeta2": h * h * mpmath.fsum((v - ubar) ** 2 for v in u) / m,
+        "sigma2": mp(inst["sigma2"]),
+    }
 
 
 def _thm1_exact_at(inst: Instance, restore: bool) -> ExactMargin:
@@ -179,14 +203,19 @@ THM1_PARAMS: list[Parameter] = [
 ]
 
 THM1_HYPOTHESES = (
-    Hypothesis("Assumptions 1–4 (L-smooth, unbiased noise of variance σ², F bounded below, "
-               "(β, ζ)-dissimilarity)", "F_i(x) = (h/2)(x − u_i)² with Gaussian gradient noise "
-               "of variance σ² ∈ [0, 10], h ∈ [0.01, 100] (L = h, β = 0, ζ² = h²·mean(u_i − "
-               "ū)²), d = 1, m ≤ 8"),
+    Hypothesis(
+        "Assumptions 1–4 (L-smooth, unbiased noise of variance σ², F bounded below, "
+        "(β, ζ)-dissimilarity)",
+        "F_i(x) = (h/2)(x − u_i)² with Gaussian gradient noise "
+        "of variance σ² ∈ [0, 10], h ∈ [0.01, 100] (L = h, β = 0, ζ² = h²·mean(u_i − "
+        "ū)²), d = 1, m ≤ 8",
+    ),
     Hypothesis("independent links with p_i ≥ c > 0", "p_i ∈ (0, 1], static"),
-    Hypothesis("η = c₀√(m/(sT)) meets the step-size condition (l.251)", "T = ⌈T_min·10^t⌉, "
-               "t ∈ [0, 6], T_min = c₀²m/(sη_max²), η_max the largest admissible η"),
-)  # fmt: skip
+    Hypothesis(
+        "η = c₀√(m/(sT)) meets the step-size condition (l.251)",
+        "T = ⌈T_min·10^t⌉, t ∈ [0, 6], T_min = c₀²m/(sη_max²), η_max the largest admissible η",
+    ),
+)
 
 register_claim(
     "fedpbc:thm1-o",

@@ -41,9 +41,11 @@ def _stepsize_params(inst: Instance) -> tuple[int, float, float, float]:
 def _stepsize_margin_at(inst: Instance, root2rho: bool) -> float:
     s, L, rho, beta2 = _stepsize_params(inst)
     gap = 1.0 - rho
-    t1 = thm1_eta_max(s, L, rho, beta2) if not root2rho else bisect_cap(
-        lambda eta: min(_thm1_caps_intended(eta, s, L, rho, beta2, gap))
-    )  # fmt: skip
+    t1 = (
+        thm1_eta_max(s, L, rho, beta2)
+        if not root2rho
+        else bisect_cap(lambda eta: min(_thm1_caps_intended(eta, s, L, rho, beta2, gap)))
+    )
     # Lemma 5's caps at Theorem 1's largest step: all ≥ η_T1 iff η_T1 is admissible for Lemma 5
     caps = [1.0 / (2 * s)]
     if s > 1:
@@ -55,8 +57,9 @@ def _stepsize_margin_at(inst: Instance, root2rho: bool) -> float:
     return margin
 
 
-def _thm1_caps_intended(eta: float, s: int, L: float, rho: float, beta2: float, gap: float
-                        ) -> list[float]:  # fmt: skip
+def _thm1_caps_intended(
+    eta: float, s: int, L: float, rho: float, beta2: float, gap: float
+) -> list[float]:
     """Theorem 1's caps with the last one read as Lemma 5's (1 − √ρ)/(6√(2ρ)Ls²)."""
     caps = thm1_caps(eta, s, L, rho, beta2, gap)
     if rho > 0:
@@ -72,8 +75,9 @@ def _stepsize_intended_margin(inst: Instance) -> float:
     return _stepsize_margin_at(inst, root2rho=True)
 
 
-def _stepsize_sides_mp(s: int, L: Any, rho: Any, beta2: Any, root2rho: bool, dps: int = 40
-                       ) -> dict[str, Any]:  # fmt: skip
+def _stepsize_sides_mp(
+    s: int, L: Any, rho: Any, beta2: Any, root2rho: bool, dps: int = 40
+) -> dict[str, Any]:
     """Theorem 1's largest admissible η (bisection to 2^-100 on the fixed point with κ(η)) and
     every cap of Theorem 1 and Lemma 5 there, at ``dps`` digits."""
     import mpmath
@@ -102,8 +106,9 @@ def _stepsize_sides_mp(s: int, L: Any, rho: Any, beta2: Any, root2rho: bool, dps
             k = kap(eta)
             C = k * k * L * L + 2 * L * (1 + k * k * L * L / 4)
             q = s * s * L * L * rho / (1 - r) ** 2
-            last = (1 - r) / (6 * (mpmath.sqrt(2 * rho) if root2rho else mpmath.sqrt(2) * rho)
-                              * L * s * s)  # fmt: skip
+            last = (1 - r) / (
+                6 * (mpmath.sqrt(2 * rho) if root2rho else mpmath.sqrt(2) * rho) * L * s * s
+            )
             caps = {
                 "1/(24(β²+1)𝔆[1 + 18s²L²ρ/(1−√ρ)²] + 144(β²+1)s²L²ρ/(1−√ρ)²)": 1
                 / (24 * (beta2 + 1) * C * (1 + 18 * q) + 144 * (beta2 + 1) * q),
@@ -153,17 +158,21 @@ def _short_decimals(x: float) -> list[float]:
     out = []
     for digits in (1, 2):
         scale = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
-        out += [float(f"{math.floor(x / scale) * scale:.{digits}g}"),
-                float(f"{math.ceil(x / scale) * scale:.{digits}g}")]  # fmt: skip
+        out += [
+            float(f"{math.floor(x / scale) * scale:.{digits}g}"),
+            float(f"{math.ceil(x / scale) * scale:.{digits}g}"),
+        ]
     return [v for v in dict.fromkeys(out) if v > 0]
 
 
 def _stepsize_simplify(inst: Instance) -> list[Instance]:
     """L and ρ rounded down or up to 1–2 significant digits, with β = 0: the generic moves
     round to the nearest value only, which often leaves the (narrow) violation region."""
-    return [{**inst, "L": L, "rho": rho, "beta": 0.0}
-            for L in _short_decimals(float(inst["L"]))
-            for rho in _short_decimals(float(inst["rho"]))]  # fmt: skip
+    return [
+        {**inst, "L": L, "rho": rho, "beta": 0.0}
+        for L in _short_decimals(float(inst["L"]))
+        for rho in _short_decimals(float(inst["rho"]))
+    ]
 
 
 def _stepsize_explain(inst: Instance) -> Explanation:

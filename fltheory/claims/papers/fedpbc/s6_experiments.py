@@ -43,8 +43,9 @@ def _two_groups(inst: Instance) -> tuple[np.ndarray, np.ndarray]:
     return p, u
 
 
-def _pbc_limit_exact(p: list[Fraction], u: list[Fraction], gamma: Fraction
-                     ) -> tuple[list[Fraction], Fraction]:  # fmt: skip
+def _pbc_limit_exact(
+    p: list[Fraction], u: list[Fraction], gamma: Fraction
+) -> tuple[list[Fraction], Fraction]:
     """E[X̄] = γU M(I − (1 − γ)M)⁻¹ (d = 1) and the stationary E[x_PS], exactly."""
     import sympy
 
@@ -52,9 +53,11 @@ def _pbc_limit_exact(p: list[Fraction], u: list[Fraction], gamma: Fraction
     M = [[Fraction(0)] * m for _ in range(m)]
     sets = set_probs_exact(p)
     for members, pr in sets:
-        W = w_exact(m, members) if members else [
-            [Fraction(int(i == j)) for j in range(m)] for i in range(m)
-        ]  # fmt: skip
+        W = (
+            w_exact(m, members)
+            if members
+            else [[Fraction(int(i == j)) for j in range(m)] for i in range(m)]
+        )
         for i in range(m):
             for j in range(m):
                 M[i][j] += pr * W[i][j]
@@ -69,11 +72,19 @@ def _pbc_limit_exact(p: list[Fraction], u: list[Fraction], gamma: Fraction
     sol = A.LUsolve(rhs)
     means = [Fraction(int(sympy.numer(v)), int(sympy.denom(v))) for v in sol]
     p_any = sum((pr for mem, pr in sets if mem), Fraction(0))
-    server = sum(
-        (pr * sum(((1 - gamma) * means[i] + gamma * u[i] for i in mem), Fraction(0)) / len(mem)
-         for mem, pr in sets if mem),
-        Fraction(0),
-    ) / p_any  # fmt: skip
+    server = (
+        sum(
+            (
+                pr
+                * sum(((1 - gamma) * means[i] + gamma * u[i] for i in mem), Fraction(0))
+                / len(mem)
+                for mem, pr in sets
+                if mem
+            ),
+            Fraction(0),
+        )
+        / p_any
+    )
     return means, server
 
 
@@ -89,8 +100,9 @@ def _fig2_xbar_exact(inst: Instance) -> ExactMargin:
     from fltheory.limits.fedpbc import fedpbc_limit
 
     p, u = frs(inst["p"]), frs(inst["u"])
-    res = fedpbc_limit(np.asarray(inst["p"]), np.asarray(inst["u"])[:, None], lr=inst["eta"],
-                       local_steps=inst["s"])  # fmt: skip
+    res = fedpbc_limit(
+        np.asarray(inst["p"]), np.asarray(inst["u"])[:, None], lr=inst["eta"], local_steps=inst["s"]
+    )
     xstar = sum(u, Fraction(0)) / len(u)
     truth, method = xstar, "exact rationals; E[x̄] = x* by the mean-preserving identity"
     if len(p) <= 6:
@@ -103,13 +115,15 @@ def _fig2_xbar_exact(inst: Instance) -> ExactMargin:
     return Fraction(1, 10**10) - err, method
 
 
-FIG2_SPACE = Space([
-    Integer("m", 1, 30),
-    Real("p", 0.0, 1.0, size="m", closed=(False, True), special=(1.0, 0.5, 0.1, 0.9)),
-    Real("u", -1.0, 1.0, size="m", special=(0.0, 1.0)),
-    Real("eta", 0.0, 1.0, special=(3e-4, 0.5)),
-    Integer("s", 1, 30),
-])  # fmt: skip
+FIG2_SPACE = Space(
+    [
+        Integer("m", 1, 30),
+        Real("p", 0.0, 1.0, size="m", closed=(False, True), special=(1.0, 0.5, 0.1, 0.9)),
+        Real("u", -1.0, 1.0, size="m", special=(0.0, 1.0)),
+        Real("eta", 0.0, 1.0, special=(3e-4, 0.5)),
+        Integer("s", 1, 30),
+    ]
+)
 FIG2_PS_SPACE = Space([Integer("m", 1, 6), *FIG2_SPACE.params[1:]])
 
 register_claim(
