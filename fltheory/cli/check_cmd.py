@@ -28,6 +28,7 @@ from rich.text import Text
 from fltheory.cli.output import Col, console, emit_json, print_table
 from fltheory.cli.progress import progress_bar
 from fltheory.errors import InputError
+from fltheory.papers import PAPER_TABLE
 
 if TYPE_CHECKING:
     from fltheory.claims.claim import Claim
@@ -338,7 +339,7 @@ def check_command(
         list[str] | None, typer.Argument(help="Claim ids (default: all, or those of --paper).")
     ] = None,
     paper: Annotated[
-        str | None, typer.Option(help="Only this paper: cafed, cafed-infocom, fedpbc, fedar.")
+        str | None, typer.Option(help=f"Only this paper: {', '.join(PAPER_TABLE)}.")
     ] = None,
     budget: Annotated[
         int | None, typer.Option(help="Evaluations per claim (default: each claim's own).")
