@@ -35,8 +35,10 @@ def verify_lemma12(form, h, R, u, v, w):
     from fractions import Fraction
 
     d = len(h)
-    H = [[sum((R[i][m] * h[m] * R[j][m] for m in range(d)), Fraction(0)) for j in range(d)]
-         for i in range(d)]  # fmt: skip
+    H = [
+        [sum((R[i][m] * h[m] * R[j][m] for m in range(d)), Fraction(0)) for j in range(d)]
+        for i in range(d)
+    ]
 
     def loss(x):
         e = [x[i] - u[i] for i in range(d)]

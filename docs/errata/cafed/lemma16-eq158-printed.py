@@ -64,8 +64,11 @@ def _verify_lemma16_eq158(pi, lam2, log10_H, t):  # type: ignore[no-untyped-def]
     for _ in range(J):  # P^J exactly
         Pj = [[sum(Pj[i][k] * P[k][j] for k in range(2)) for j in range(2)] for i in range(2)]
     E = max(abs(Pj[i][j] - rho[j]) for i in range(2) for j in range(2))
-    links = [(mp(E), C_P * mp(lam) ** t), (C_P * mp(lam) ** t, C_P * mp(lam) ** J),
-             (C_P * mp(lam) ** J, 1 / (2 * H * t))]  # fmt: skip
+    links = [
+        (mp(E), C_P * mp(lam) ** t),
+        (C_P * mp(lam) ** t, C_P * mp(lam) ** J),
+        (C_P * mp(lam) ** J, 1 / (2 * H * t)),
+    ]
     failing = [(a, b) for a, b in links if not a <= b]
     lhs, rhs = failing[0] if failing else links[-1]
     return {"lhs": lhs, "rhs": rhs, "holds": not failing, "J_t": J}

@@ -57,21 +57,31 @@ def verify_lemma3(
 
     n, d = len(h), len(h[0])
     H = [
-        [[sum((R[k][i][m] * h[k][m] * R[k][j][m] for m in range(d)), Fraction(0))
-          for j in range(d)] for i in range(d)]
+        [
+            [
+                sum((R[k][i][m] * h[k][m] * R[k][j][m] for m in range(d)), Fraction(0))
+                for j in range(d)
+            ]
+            for i in range(d)
+        ]
         for k in range(n)
-    ]  # fmt: skip
+    ]
 
     def grad(k, x):
-        return [sum((H[k][i][j] * (x[j] - u[k][j]) for j in range(d)), Fraction(0))
-                for i in range(d)]  # fmt: skip
+        return [
+            sum((H[k][i][j] * (x[j] - u[k][j]) for j in range(d)), Fraction(0)) for i in range(d)
+        ]
 
     pq = sum((a * b for a, b in zip(pi, q, strict=True)), Fraction(0))
     p = [a * b / pq for a, b in zip(pi, q, strict=True)]
-    A = [[sum((p[k] * H[k][i][j] for k in range(n)), Fraction(0)) for j in range(d)]
-         for i in range(d)]  # fmt: skip
-    b = [sum((p[k] * H[k][i][j] * u[k][j] for k in range(n) for j in range(d)), Fraction(0))
-         for i in range(d)]  # fmt: skip
+    A = [
+        [sum((p[k] * H[k][i][j] for k in range(n)), Fraction(0)) for j in range(d)]
+        for i in range(d)
+    ]
+    b = [
+        sum((p[k] * H[k][i][j] * u[k][j] for k in range(n) for j in range(d)), Fraction(0))
+        for i in range(d)
+    ]
     M = [[*row, bi] for row, bi in zip(A, b, strict=True)]
     for c in range(d):
         piv = next(r for r in range(c, d) if M[r][c] != 0)

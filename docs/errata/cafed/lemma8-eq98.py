@@ -55,8 +55,7 @@ def _verify_lemma8_eq98(H, u, pi, q, active, E, L, eta, w0):  # type: ignore[no-
     assert 0 < eta <= 1 / (2 * L * (1 + 2 * E * Q)), "Lemma 8 needs 0 < η_t ≤ 1/(2L(1 + 2EQ))"
     # w_B* minimises Σ p_kF_k, p_k ∝ π_kq_k: solve (Σ p_kH_k) w = Σ p_kH_ku_k exactly
     p = [pk * qk for pk, qk in zip(pi, q, strict=False)]
-    A = [[sum((p[k] * H[k][i][j] for k in range(n)), zero) for j in range(d)]
-         for i in range(d)]  # fmt: skip
+    A = [[sum((p[k] * H[k][i][j] for k in range(n)), zero) for j in range(d)] for i in range(d)]
     b = [sum((p[k] * mv(H[k], u[k])[i] for k in range(n)), zero) for i in range(d)]
     M = [[*row[:], bi] for row, bi in zip(A, b, strict=False)]
     for c in range(d):

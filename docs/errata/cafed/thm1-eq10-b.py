@@ -39,10 +39,15 @@ def verify_thm1(form, h, R, u, alpha, pi, q, w):
 
     n, d = len(h), len(h[0])
     H = [
-        [[sum((R[k][i][m] * h[k][m] * R[k][j][m] for m in range(d)), Fraction(0))
-          for j in range(d)] for i in range(d)]
+        [
+            [
+                sum((R[k][i][m] * h[k][m] * R[k][j][m] for m in range(d)), Fraction(0))
+                for j in range(d)
+            ]
+            for i in range(d)
+        ]
         for k in range(n)
-    ]  # fmt: skip
+    ]
 
     def solve(A, b):
         M = [[*row, bi] for row, bi in zip(A, b, strict=True)]
@@ -56,10 +61,17 @@ def verify_thm1(form, h, R, u, alpha, pi, q, w):
         return [M[i][d] / M[i][i] for i in range(d)]
 
     def minimiser(weights):
-        A = [[sum((wk * H[k][i][j] for k, wk in enumerate(weights)), Fraction(0))
-              for j in range(d)] for i in range(d)]  # fmt: skip
-        b = [sum((wk * H[k][i][j] * u[k][j] for k, wk in enumerate(weights) for j in range(d)),
-                 Fraction(0)) for i in range(d)]  # fmt: skip
+        A = [
+            [sum((wk * H[k][i][j] for k, wk in enumerate(weights)), Fraction(0)) for j in range(d)]
+            for i in range(d)
+        ]
+        b = [
+            sum(
+                (wk * H[k][i][j] * u[k][j] for k, wk in enumerate(weights) for j in range(d)),
+                Fraction(0),
+            )
+            for i in range(d)
+        ]
         return solve(A, b)
 
     def loss(weights, x):

@@ -101,8 +101,10 @@ def verify_thm2(form, pi, lam2, h, u, w0, r_W, sigma, q, alpha, E, eta1, a, T, C
         G = mpmath.sqrt(D**2 + max(s_) ** 2)
 
         def sq_dist(x, y):
-            return dot([xi - yi for xi, yi in zip(x, y, strict=True)],
-                       [xi - yi for xi, yi in zip(x, y, strict=True)])  # fmt: skip
+            return dot(
+                [xi - yi for xi, yi in zip(x, y, strict=True)],
+                [xi - yi for xi, yi in zip(x, y, strict=True)],
+            )
 
         gB = [h_[k] * sq_dist(w_B, u_[k]) / 2 for k in range(n)]
         H = max(max(h_[k] * reach[k] ** 2 / 2 - gB[k], gB[k]) for k in range(n))
@@ -151,8 +153,9 @@ def verify_thm2(form, pi, lam2, h, u, w0, r_W, sigma, q, alpha, E, eta1, a, T, C
                 two = 2 * K**b / b**3 + (2 / pw) ** 2 * mpmath.exp(-2) * K**pw
                 series = head + eta1_**2 * (two / ell + one)
         else:
-            m = max(t_neg + 1, 2**12, int(mpmath.ceil(mpmath.exp(2 - logK))),
-                    int(mpmath.ceil(4 / ell)))  # fmt: skip
+            m = max(
+                t_neg + 1, 2**12, int(mpmath.ceil(mpmath.exp(2 - logK))), int(mpmath.ceil(4 / ell))
+            )
             while m / 2 < (logK + mpmath.log(m)) / ell + 1:
                 m *= 2
             if m - t_neg > 2**20:
@@ -190,8 +193,11 @@ def verify_thm2(form, pi, lam2, h, u, w0, r_W, sigma, q, alpha, E, eta1, a, T, C
         fb_sum, fbs = mp(0), []
         for t in range(1, T + 1):
             et = eta(t)
-            fb = hb * (sum(gww) - 2 * dot([sum(c) for c in zip(*mw, strict=True)], w_B)
-                       + dot(w_B, w_B)) / 2  # fmt: skip
+            fb = (
+                hb
+                * (sum(gww) - 2 * dot([sum(c) for c in zip(*mw, strict=True)], w_B) + dot(w_B, w_B))
+                / 2
+            )
             fb_sum += et * fb
             fbs.append(fb)
             bk = [1 - (1 - et * hk) ** E for hk in h_]
@@ -201,19 +207,27 @@ def verify_thm2(form, pi, lam2, h, u, w0, r_W, sigma, q, alpha, E, eta1, a, T, C
                 C = 1 - sum((q_[k] * bk[k] for k in members[s]), mp(0))
                 g = [sum((q_[k] * bk[k] * u_[k][i] for k in members[s]), mp(0)) for i in range(d)]
                 N_s = sum((q_[k] ** 2 * s_[k] ** 2 * nk[k] for k in members[s]), mp(0))
-                new.append((
-                    [C * x + rho[s] * y for x, y in zip(mw[s], g, strict=True)],
-                    [x + et * y for x, y in zip(ms[s], mw[s], strict=True)],
-                    C**2 * gww[s] + 2 * C * dot(mw[s], g) + rho[s] * (dot(g, g) + N_s),
-                    C * gws[s] + C * et * gww[s] + dot(g, ms[s]) + et * dot(g, mw[s]),
-                    gss[s] + 2 * et * gws[s] + et**2 * gww[s],
-                ))  # fmt: skip
-            mw = [[sum((P[s][r] * new[s][0][i] for s in range(M)), mp(0)) for i in range(d)]
-                  for r in range(M)]  # fmt: skip
-            ms = [[sum((P[s][r] * new[s][1][i] for s in range(M)), mp(0)) for i in range(d)]
-                  for r in range(M)]  # fmt: skip
-            gww, gws, gss = ([sum((P[s][r] * new[s][c] for s in range(M)), mp(0)) for r in range(M)]
-                             for c in (2, 3, 4))  # fmt: skip
+                new.append(
+                    (
+                        [C * x + rho[s] * y for x, y in zip(mw[s], g, strict=True)],
+                        [x + et * y for x, y in zip(ms[s], mw[s], strict=True)],
+                        C**2 * gww[s] + 2 * C * dot(mw[s], g) + rho[s] * (dot(g, g) + N_s),
+                        C * gws[s] + C * et * gww[s] + dot(g, ms[s]) + et * dot(g, mw[s]),
+                        gss[s] + 2 * et * gws[s] + et**2 * gww[s],
+                    )
+                )
+            mw = [
+                [sum((P[s][r] * new[s][0][i] for s in range(M)), mp(0)) for i in range(d)]
+                for r in range(M)
+            ]
+            ms = [
+                [sum((P[s][r] * new[s][1][i] for s in range(M)), mp(0)) for i in range(d)]
+                for r in range(M)
+            ]
+            gww, gws, gss = (
+                [sum((P[s][r] * new[s][c] for s in range(M)), mp(0)) for r in range(M)]
+                for c in (2, 3, 4)
+            )
         ES = [sum(c) for c in zip(*ms, strict=True)]
         err = (sum(gss) - 2 * den * dot(ES, w_B) + den**2 * dot(w_B, w_B)) / den**2
         if form == "eq185":
@@ -228,10 +242,28 @@ def verify_thm2(form, pi, lam2, h, u, w0, r_W, sigma, q, alpha, E, eta1, a, T, C
         else:
             lhs = hb * err / 2
             rhs = numerator / den if form == "appendix" else numerator
-        parts = {"L": L, "Q": Q, "M": M, "πᵀq": pq, "w_B*": w_B, "D": D, "G": G, "H": H,
-                 "Γ": Gamma, "diam(W)": diam, "λ(P)": (1 + slem) / 2, "ln(1/λ(P))": ell,
-                 "2C_PH": K, "Σ_t η_t²": S2, "½qᵀΣq": quad, "υ": upsilon, "ψ": psi,
-                 "φ": phi, "Σ_{t≤T} η_t": den, "capped J_t": capped}  # fmt: skip
+        parts = {
+            "L": L,
+            "Q": Q,
+            "M": M,
+            "πᵀq": pq,
+            "w_B*": w_B,
+            "D": D,
+            "G": G,
+            "H": H,
+            "Γ": Gamma,
+            "diam(W)": diam,
+            "λ(P)": (1 + slem) / 2,
+            "ln(1/λ(P))": ell,
+            "2C_PH": K,
+            "Σ_t η_t²": S2,
+            "½qᵀΣq": quad,
+            "υ": upsilon,
+            "ψ": psi,
+            "φ": phi,
+            "Σ_{t≤T} η_t": den,
+            "capped J_t": capped,
+        }
         return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs, "parts": parts}
 
 
