@@ -40,8 +40,10 @@ def test_the_python_blocks_run():
 
 
 def test_the_toml_blocks_parse():
-    for block in _blocks("toml"):
-        tomllib.loads(block)
+    blocks = _blocks("toml")
+    assert blocks, "docs/own_code.md shows no TOML block"
+    for block in blocks:
+        assert isinstance(tomllib.loads(block), dict)
 
 
 def test_the_entry_point_groups_are_the_registries():
