@@ -116,25 +116,39 @@ def run_smoke(pairs: list[tuple[str, str]], out: Path) -> None:
 
 
 def run_full(pairs: list[tuple[str, str]], runs: Path) -> None:
-    """Each pair's full run into ``runs/<id>__<setup>/`` (a complete folder is kept)."""
-    from fltheory.atomic import STATUS_RUNNING, is_complete, prepare_result_dir, write_manifest
+    """Each pair's full run into ``runs/<id>__<setup>/`` through a result folder (as
+    ``fltheory reproduce --full --resume --out``): a complete result of the same run is kept,
+    anything else of the run's own files replaced; the grid-search cache stays."""
+    from fltheory.atomic import COMPLETE, UNFINISHED
     from fltheory.experiments.grid import CACHE_DIR
     from fltheory.experiments.model import get
     from fltheory.experiments.plots import panel_png
     from fltheory.experiments.record import record_name
-    from fltheory.experiments.runner import owned_files, run_experiment, write_reproduction
+    from fltheory.experiments.runner import (
+        owned_files,
+        reproduction_identity,
+        run_experiment,
+        write_reproduction,
+    )
+    from fltheory.provenance import provenance
+    from fltheory.resultdir import ResultFolder
 
     for i, (experiment_id, setup) in enumerate(pairs, 1):
-        folder = runs / record_name(experiment_id, setup)
-        if is_complete(folder):
-            continue
-        print(f"[{i}/{len(pairs)}] {experiment_id} --setup {setup} --full", file=sys.stderr)
+        target = runs / record_name(experiment_id, setup)
+        identity = reproduction_identity(experiment_id, setup=setup, mode="full", seeds=None)
         owned = owned_files(get(experiment_id))
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        prepare_result_dir(folder, overwrite=True, owned=owned, keep=(CACHE_DIR,))
-        write_manifest(folder, [], status=STATUS_RUNNING)
-        rep = run_experiment(experiment_id, setup=setup, mode="full", cache_dir=folder / CACHE_DIR)
-        write_reproduction(rep, folder, draw=panel_png)
+        with ResultFolder(target, owned=owned, keep=(CACHE_DIR,), resume=True) as folder:
+            found = folder.found in (COMPLETE, UNFINISHED)
+            if found and folder.found == COMPLETE and not folder.differences(identity):
+                continue
+            if found:
+                folder.clear()
+            print(f"[{i}/{len(pairs)}] {experiment_id} --setup {setup} --full", file=sys.stderr)
+            folder.begin(provenance(**identity))
+            rep = run_experiment(
+                experiment_id, setup=setup, mode="full", cache_dir=target / CACHE_DIR
+            )
+            write_reproduction(rep, folder, draw=panel_png)
         print(f"    {rep.record['verdict']} ({rep.record['cpu_seconds']} CPU s)", file=sys.stderr)
 
 

@@ -280,6 +280,19 @@ class _StoredObjective:
         return out
 
 
+def without_objective(tables: dict[str, Any]) -> dict[str, Any]:
+    """``tables`` with ``[run] record_objective = false``: the judges and the grid searches read
+    accuracies and participation (:func:`~fltheory.experiments.runner.measurements_of`,
+    :class:`SimulatorObjective`), never the training objective, whose evaluation is a pass over
+    every training sample at each evaluation (about a fifth of ``cafed:fig1a --full --setup
+    authors``).
+
+    >>> without_objective({"run": {"rounds": 3}})["run"]
+    {'rounds': 3, 'record_objective': False}
+    """
+    return {**tables, "run": {**tables["run"], "record_objective": False}}
+
+
 @dataclass(frozen=True)
 class SimulatorObjective:
     """Scores grid points with the simulator: ``base`` is an ``fltheory simulate`` table whose
@@ -309,7 +322,10 @@ class SimulatorObjective:
         from fltheory.experiments.model import Measurements
 
         tables = self.tables(points, seed)
-        report = simulate(tables, seeds=repetitions, device=_DEVICE.get(), threads=1)
+        # The key above keeps the tables as given: skipping the objective changes no score.
+        report = simulate(
+            without_objective(tables), seeds=repetitions, device=_DEVICE.get(), threads=1
+        )
         by_label = {r.label: r for r in report.runs}
         out = {}
         for p in points:

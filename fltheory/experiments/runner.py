@@ -24,7 +24,7 @@ import numpy as np
 
 from fltheory.errors import InputError
 from fltheory.experiments.data_sources import resolve
-from fltheory.experiments.grid import CACHE_DIR, caching
+from fltheory.experiments.grid import CACHE_DIR, caching, without_objective
 from fltheory.experiments.judges import (
     exclusion_by_group,
     metrics_table,
@@ -234,7 +234,9 @@ def resolved_config(
         config, label = resolve(spec.configs[mode](), data_dir)
     except InputError as exc:
         raise InputError(f"{experiment.id} --setup {setup} {exc}") from None
-    return config, label or spec.data
+    if isinstance(config, list):
+        return [(tag, without_objective(tables)) for tag, tables in config], label or spec.data
+    return without_objective(config), label or spec.data
 
 
 def preflight(

@@ -255,6 +255,7 @@ def simulation_section(
         curves = {}
         leaf_numbers = {}
         for r in leaf.runs:
+            assert r.objective is not None, "this config records the objective"
             m, h = _band(r.objective)
             curves[r.label] = (np.asarray(r.eval_rounds) + 1, m, h)
             acc = r.accuracy

@@ -169,7 +169,7 @@ def restore_run(arrays: dict[str, np.ndarray], spec: AlgorithmSpec, setup: Setup
     return RunResult(
         label=spec.label,
         eval_rounds=setup.settings.eval_rounds(),
-        objective=arrays["objective"],
+        objective=arrays.get("objective"),
         accuracy=arrays.get("accuracy"),
         distance=arrays.get("distance"),
         weights=arrays["weights"],

@@ -93,10 +93,16 @@ def weighted_updates(
 
 
 def _record(
-    problem: SimProblem, w: torch.Tensor, out: dict[str, list[torch.Tensor]], suffix: str
+    problem: SimProblem,
+    w: torch.Tensor,
+    out: dict[str, list[torch.Tensor]],
+    suffix: str,
+    objective: bool = True,
 ) -> None:
-    """Append the objective, accuracy and distance of the (R, P) models w (those defined)."""
-    out.setdefault("objective" + suffix, []).append(problem.objective(w))
+    """Append the objective (unless ``objective`` is False), accuracy and distance of the
+    (R, P) models w (those defined)."""
+    if objective:
+        out.setdefault("objective" + suffix, []).append(problem.objective(w))
     for name, value in (("accuracy", problem.accuracy(w)), ("distance", problem.distance(w))):
         if value is not None:
             out.setdefault(name + suffix, []).append(value)
@@ -106,12 +112,6 @@ def _client_accuracy(problem: SimProblem, w: torch.Tensor) -> np.ndarray | None:
     """(R, N) test accuracy of the final global models on each client's test set."""
     value = problem.client_accuracies(w) if isinstance(problem, ClientScores) else None
     return None if value is None else value.double().cpu().numpy()
-
-
-def _required(values: np.ndarray | None) -> np.ndarray:
-    """The objective is recorded for every problem (unlike accuracy and distance)."""
-    assert values is not None, "the objective is recorded at every evaluation"
-    return values
 
 
 @dataclass(eq=False)
@@ -239,11 +239,11 @@ def run_vectorised(
         if stateful is not None and st.memory is not None:
             st.memory = stateful.after_server(inp, w, st.memory)
         if is_eval[t]:
-            _record(problem, w, st.recorded, "")
+            _record(problem, w, st.recorded, "", settings.record_objective)
             st.models["server"].append(w.detach().clone())
             if stateful is not None and st.memory is not None:
                 for tag, model in stateful.eval_models(st.memory).items():
-                    _record(problem, model, st.extra, f"_{tag}")
+                    _record(problem, model, st.extra, f"_{tag}", settings.record_objective)
                     st.models.setdefault(tag, []).append(model.detach().clone())
         st.t = t + 1
         if observe is not None:
@@ -276,7 +276,7 @@ def finish(
     return RunResult(
         label=spec.label,
         eval_rounds=evals,
-        objective=_required(metrics["objective"]),
+        objective=metrics["objective"],
         accuracy=metrics["accuracy"],
         distance=metrics["distance"],
         weights=st.weights,

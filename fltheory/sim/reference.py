@@ -89,6 +89,7 @@ def run_reference(
     reps, rounds, n = trace.shape
     alpha = [float(a) for a in problem.alpha]
     evals = settings.eval_rounds()
+    recorded = METRICS if settings.record_objective else METRICS[1:]
     metrics: dict[str, np.ndarray] = {}
     weights = np.zeros((reps, rounds, n), dtype=np.float32)
     final, client_acc = [], []
@@ -132,7 +133,7 @@ def run_reference(
                 models = {"": w} | {f"_{tag}": x for tag, x in twin.extra_models(alg, st).items()}
                 for suffix, model in models.items():
                     for name, value in zip(METRICS, _evaluate(problem, model, alpha), strict=True):
-                        if value is not None:
+                        if value is not None and name in recorded:
                             table = metrics.setdefault(
                                 name + suffix, np.full((reps, evals.size), np.nan)
                             )
@@ -143,7 +144,7 @@ def run_reference(
     return RunResult(
         label=spec.label,
         eval_rounds=evals,
-        objective=metrics.pop("objective"),
+        objective=metrics.pop("objective", None),
         accuracy=metrics.pop("accuracy", None),
         distance=metrics.pop("distance", None),
         weights=weights,

@@ -19,7 +19,8 @@ class RunResult:
     """Everything recorded for one algorithm over R repetitions and T rounds.
 
     Metrics are taken after the rounds ``eval_rounds`` (0-based; the model w_{t+1}); arrays
-    are (R, len(eval_rounds)), None where the problem has no such metric. Per-client records
+    are (R, len(eval_rounds)), None where the problem has no such metric (the objective: where
+    ``[run] record_objective`` is false). Per-client records
     are (R, T, N): the aggregation weights actually applied (0 for non-participants),
     participation, and the π̂, λ̂ the server used (None with oracle knowledge).
 
@@ -35,7 +36,7 @@ class RunResult:
 
     label: str
     eval_rounds: np.ndarray
-    objective: np.ndarray
+    objective: np.ndarray | None
     accuracy: np.ndarray | None
     distance: np.ndarray | None
     weights: np.ndarray
@@ -55,7 +56,7 @@ class RunResult:
     models: dict[str, np.ndarray] = field(default_factory=dict)
 
     def metrics(self) -> dict[str, np.ndarray]:
-        out = {"objective": self.objective}
+        out = {} if self.objective is None else {"objective": self.objective}
         if self.accuracy is not None:
             out["accuracy"] = self.accuracy
         if self.distance is not None:
@@ -100,7 +101,10 @@ ROUNDS_COLUMNS: dict[str, tuple[str, str]] = {
     "algorithm": ("the algorithm's label ([[algorithms]] label, else its name)", "-"),
     "seed": ("repetition r = 0, ..., R-1 (its random streams are keyed by the seed and r)", "-"),
     "round": ("the model evaluated is w_{t+1}, after rounds 1..t+1; this is t+1", "rounds"),
-    "objective": ("F(w) = sum_k alpha_k F_k(w) of the server model w (eq. 1)", "loss"),
+    "objective": (
+        "F(w) = sum_k alpha_k F_k(w) of the server model w (eq. 1; empty: not recorded)",
+        "loss",
+    ),
     "accuracy": (
         "alpha-weighted mean test accuracy of the server model (empty: no labelled data)",
         "fraction in [0, 1]",
@@ -135,7 +139,7 @@ def _rounds_csv(runs: list[RunResult], names: list[str]) -> str:
     writer.writerow(names)
     for run in runs:
         table = run.metrics()
-        for r in range(run.objective.shape[0]):
+        for r in range(run.weights.shape[0]):
             for i, t in enumerate(run.eval_rounds):
                 row: dict[str, Any] = {"algorithm": run.label, "seed": r, "round": int(t) + 1}
                 row["n_active"] = int(run.n_active[r, t])

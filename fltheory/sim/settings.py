@@ -92,7 +92,9 @@ class SimSettings:
     authors' local mechanics (:mod:`fltheory.sim.local_opt`): ``local_epochs`` (> 0: shuffled
     epochs instead of E steps), local SGD ``local_momentum`` / ``local_weight_decay`` with
     persistent per-client buffers, and ``init`` ("default": the model's own w₀, zeros for the
-    linear models; "torch_default": ``nn.Linear``'s U(±1/√fan_in)). ``local_method`` names a
+    linear models; "torch_default": ``nn.Linear``'s U(±1/√fan_in)). ``record_objective``
+    False skips the training objective F(w) at the evaluations (a pass over every training
+    sample each time; the run's ``objective`` is then None). ``local_method`` names a
     :data:`~fltheory.sim.registries.LOCAL_METHODS` entry with its ``local_params`` (None: chosen
     by :func:`fltheory.sim.local.select.local_method` from the keys above, as always).
 
@@ -110,6 +112,7 @@ class SimSettings:
     init: str = "default"
     local_method: str | None = None
     local_params: Mapping[str, object] | None = None
+    record_objective: bool = True
 
     def __post_init__(self) -> None:
         if self.rounds < 1 or self.local_steps < 1 or self.eval_every < 1:

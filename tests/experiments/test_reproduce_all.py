@@ -174,3 +174,7 @@ def test_full_runs_go_to_their_folders_and_into_the_record(tmp_path):
     rows = json.loads((out / "reproduce_results.json").read_text())["record"]
     row = next(r for r in rows if (r["id"], r["setup"]) == ("cafed:fig4a", "paper"))
     assert row["verdict"] == kept[0]["verdict"] and row["cpu_seconds"] > 0
+    # A second pass keeps the complete result of the same run (resume semantics).
+    stamp = (folder / "verdict.json").stat().st_mtime_ns
+    assert reproduce_all.main(argv) == 0
+    assert (folder / "verdict.json").stat().st_mtime_ns == stamp

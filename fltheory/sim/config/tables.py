@@ -104,6 +104,11 @@ class RunTable(AlgorithmDefaults):
         description="w0: the model's own (zeros for linear models) or nn.Linear's U(±1/√fan_in)",
     )
     eval_every: int = Field(1, ge=1, description="evaluate every this many rounds (and the last)")
+    record_objective: bool = Field(
+        True,
+        description="record the training objective F(w) at each evaluation (false: skip its "
+        "pass over every training sample; the outputs then have no objective)",
+    )
     prior: list[Positive] = Field(
         [1.0, 1.0],
         min_length=2,
@@ -129,6 +134,7 @@ class RunTable(AlgorithmDefaults):
             self.local_momentum,
             self.local_weight_decay,
             self.init,
+            record_objective=self.record_objective,
         )
 
     def defaults(self) -> dict[str, Any]:
@@ -168,10 +174,13 @@ class SimFile(Strict):
     )
 
     @model_serializer(mode="wrap")
-    def _absent_local(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Dumps without ``local`` when the table is absent, so that the resolved config (and
-        its hash) of every config without one is what it was before the table existed."""
+    def _absent_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Dumps without ``local`` when the table is absent and without ``[run]
+        record_objective`` at its default (true), so that the resolved config (and its hash) of
+        every config without them is what it was before they existed."""
         out: dict[str, Any] = handler(self)
         if out.get("local") is None:
             out.pop("local", None)
+        if out.get("run", {}).get("record_objective") is True:
+            out["run"].pop("record_objective")
         return out
