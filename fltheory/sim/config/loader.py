@@ -208,8 +208,9 @@ def build_local(
 
     >>> from fltheory.sim.settings import SimSettings
     >>> out: dict[str, Any] = {}
-    >>> build_local({"method": "proximal", "mu": 0.1}, SimSettings(rounds=1), None, out)
-    SimSettings(rounds=1, ..., local_method='proximal', local_params={'mu': 0.1})
+    >>> chosen = build_local({"method": "proximal", "mu": 0.1}, SimSettings(rounds=1), None, out)
+    >>> chosen.local_method, chosen.local_params
+    ('proximal', {'mu': 0.1})
     >>> out["local"]
     {'method': 'proximal', 'mu': 0.1}
     """
