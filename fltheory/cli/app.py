@@ -211,17 +211,16 @@ def run(argv: list[str]) -> int:
         _say("error", str(err))
         return EXIT_INPUT
     except (KeyboardInterrupt, Interrupted) as stop:
-        if getattr(stop, "signum", signal.SIGINT) == signal.SIGTERM:
-            _say("terminated", "stopped by SIGTERM; no result was reported")
-            return EXIT_SIGTERM
-        _say("interrupted", "stopped by Ctrl-C (SIGINT); no result was reported")
-        return EXIT_SIGINT
+        return _stopped(stop)
     except BrokenPipeError:  # `fltheory ... | head`: the reader went away
         return EXIT_INPUT
     except OSError as err:  # the environment refused (disk full, permission denied, ...)
         _say("error", f"{type(err).__name__}: {err}")
         return EXIT_INPUT
     except Exception as err:  # a bug: say so in one line, traceback only on request
+        behind = _interrupt_behind(err)
+        if behind is not None:  # the signal landed inside a compiled kernel, which wrapped it
+            return _stopped(behind)
         if debug:
             traceback.print_exc()
         _say(
@@ -234,6 +233,36 @@ def run(argv: list[str]) -> int:
         _say("interrupted", "stopped by Ctrl-C (SIGINT); no result was reported")
         return EXIT_SIGINT
     return status if isinstance(status, int) and not isinstance(status, bool) else 0
+
+
+def _stopped(stop: BaseException) -> int:
+    """Say how the run was stopped (SIGTERM or Ctrl-C) and return its exit status."""
+    if getattr(stop, "signum", signal.SIGINT) == signal.SIGTERM:
+        _say("terminated", "stopped by SIGTERM; no result was reported")
+        return EXIT_SIGTERM
+    _say("interrupted", "stopped by Ctrl-C (SIGINT); no result was reported")
+    return EXIT_SIGINT
+
+
+def _interrupt_behind(err: BaseException) -> BaseException | None:
+    """The interrupt an exception was raised from, if any: a signal that arrives while numba's
+    compiled code runs surfaces as ``SystemError: ... returned a result with an exception set``
+    whose cause is the :class:`Interrupted` the handler raised.
+
+    >>> try:
+    ...     raise SystemError("returned a result with an exception set") from Interrupted(15)
+    ... except SystemError as err:
+    ...     _interrupt_behind(err).signum
+    15
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, (KeyboardInterrupt, Interrupted)):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -72,12 +72,21 @@ def test_debug_shows_the_traceback(capsys, monkeypatch):
     assert "Traceback (most recent call last)" in err and "broadcast shapes disagree" in err
 
 
+def _wrapped(stop: BaseException) -> SystemError:
+    err = SystemError("CPUDispatcher(...) returned a result with an exception set")
+    err.__cause__ = stop
+    return err
+
+
 @pytest.mark.parametrize(
     ("exc", "status", "kind"),
     [
         (KeyboardInterrupt(), 130, "fltheory: interrupted:"),
         (Interrupted(signal.SIGINT), 130, "fltheory: interrupted:"),
         (Interrupted(signal.SIGTERM), 143, "fltheory: terminated:"),
+        # A signal inside numba's compiled code comes back wrapped in a SystemError.
+        (_wrapped(Interrupted(signal.SIGTERM)), 143, "fltheory: terminated:"),
+        (_wrapped(KeyboardInterrupt()), 130, "fltheory: interrupted:"),
     ],
 )
 def test_interrupts_never_report_success(capsys, monkeypatch, exc, status, kind):
