@@ -59,11 +59,14 @@ def client_accuracies(problem: SimProblem, w: torch.Tensor) -> list[float] | Non
 
 
 def _evaluate(
-    problem: SimProblem, w: torch.Tensor, alpha: list[float]
-) -> tuple[float, float | None, float | None]:
-    """(F(w) = Σ α_k F_k(w), α-weighted test accuracy, distance to w*), None where undefined."""
+    problem: SimProblem, w: torch.Tensor, alpha: list[float], objective: bool
+) -> tuple[float | None, float | None, float | None]:
+    """(F(w) = Σ α_k F_k(w), α-weighted test accuracy, distance to w*), None where undefined
+    (F(w): also where ``objective`` is False, ``[run] record_objective``)."""
     with torch.no_grad():
-        obj = sum(alpha[k] * float(problem.client_objective(k, w)) for k in range(len(alpha)))
+        obj = None
+        if objective:
+            obj = sum(alpha[k] * float(problem.client_objective(k, w)) for k in range(len(alpha)))
         scored = [(alpha[k], problem.client_accuracy(k, w)) for k in range(len(alpha))]
         accs = [(a, float(v)) for a, v in scored if v is not None]
         acc = sum(a * v for a, v in accs) / sum(a for a, _ in accs) if accs else None
@@ -89,7 +92,6 @@ def run_reference(
     reps, rounds, n = trace.shape
     alpha = [float(a) for a in problem.alpha]
     evals = settings.eval_rounds()
-    recorded = METRICS if settings.record_objective else METRICS[1:]
     metrics: dict[str, np.ndarray] = {}
     weights = np.zeros((reps, rounds, n), dtype=np.float32)
     final, client_acc = [], []
@@ -132,8 +134,9 @@ def run_reference(
             if col < evals.size and evals[col] == t:
                 models = {"": w} | {f"_{tag}": x for tag, x in twin.extra_models(alg, st).items()}
                 for suffix, model in models.items():
-                    for name, value in zip(METRICS, _evaluate(problem, model, alpha), strict=True):
-                        if value is not None and name in recorded:
+                    values = _evaluate(problem, model, alpha, settings.record_objective)
+                    for name, value in zip(METRICS, values, strict=True):
+                        if value is not None:
                             table = metrics.setdefault(
                                 name + suffix, np.full((reps, evals.size), np.nan)
                             )
