@@ -137,3 +137,17 @@ def test_cli_memory_limit(tmp_path, capsys) -> None:
     assert "fltheory: error: --memory-limit must be a positive size" in capsys.readouterr().err
     assert main([*base, "10KiB"]) == 2  # the data alone (4 clients × 12 samples) is 9 KiB
     assert "the limit is 10 KiB" in capsys.readouterr().err
+
+
+def test_gathered_rows_reuse_one_buffer() -> None:
+    """Successive chunks' minibatch rows land in the same buffer (no fresh pages per chunk)
+    and are exactly the samples' rows; a larger chunk grows it."""
+    problem = build(_config(LEAF)).problem
+    xy = problem._xy
+    first = problem._gather_rows(torch.tensor([3, 0, 3]))
+    assert torch.equal(first, xy[[3, 0, 3]])
+    ptr = first.data_ptr()
+    second = problem._gather_rows(torch.tensor([1, 2]))
+    assert torch.equal(second, xy[[1, 2]]) and second.data_ptr() == ptr
+    bigger = problem._gather_rows(torch.arange(5))
+    assert torch.equal(bigger, xy[:5])
