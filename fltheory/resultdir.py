@@ -30,6 +30,7 @@ from fltheory.atomic import (
     MANIFEST,
     STATUS_COMPLETE,
     STATUS_RUNNING,
+    UNFINISHED,
     _fsync_dir,
     changed_files,
     check_result_dir,
@@ -216,6 +217,37 @@ class ResultFolder:
             f"{self.flag} {self.path}: the {what} there belongs to another run "
             f"({'; '.join(differences)}); give --overwrite to replace it"
         )
+
+    def keep_or_clear(self, expected: dict[str, Any]) -> bool:
+        """Settle what the folder holds for the run ``expected`` (its provenance) describes,
+        as --resume and --overwrite ask: True when it holds that run's complete result, to be
+        kept (nothing to compute); else False, after clearing a result or unfinished run of
+        another run (--resume --overwrite) or any (--overwrite alone) — an unfinished run of
+        the same one stays, to be continued. Another run's under --resume alone: refused
+        (:meth:`mismatch`). Call :meth:`begin` next when it returns False.
+
+        >>> import tempfile
+        >>> out = Path(tempfile.mkdtemp()) / "out"
+        >>> with ResultFolder(out, owned=("x.txt",)) as folder:
+        ...     _ = folder.write("x.txt", "1")
+        ...     _ = folder.commit(["x.txt"], {"seed": 0})
+        >>> with ResultFolder(out, owned=("x.txt",), resume=True, overwrite=True) as folder:
+        ...     folder.keep_or_clear({"seed": 0}), folder.keep_or_clear({"seed": 1})
+        (True, False)
+        >>> sorted(p.name for p in out.iterdir())  # the other run's result was cleared
+        ['manifest.json']
+        """
+        if self.found not in (COMPLETE, UNFINISHED):
+            return False
+        if self.resume:
+            differences = self.differences(expected)
+            if differences and not self.overwrite:
+                raise self.mismatch(differences)
+            if not differences:
+                return self.found == COMPLETE
+        if self.overwrite:
+            self.clear()
+        return False
 
     def stored(self, name: str) -> Any:
         """The JSON file ``name`` of a complete result, or one refusal line when it is not

@@ -119,7 +119,6 @@ def run_full(pairs: list[tuple[str, str]], runs: Path) -> None:
     """Each pair's full run into ``runs/<id>__<setup>/`` through a result folder (as
     ``fltheory reproduce --full --resume --out``): a complete result of the same run is kept,
     anything else of the run's own files replaced; the grid-search cache stays."""
-    from fltheory.atomic import COMPLETE, UNFINISHED
     from fltheory.experiments.grid import CACHE_DIR
     from fltheory.experiments.model import get
     from fltheory.experiments.plots import panel_png
@@ -137,12 +136,11 @@ def run_full(pairs: list[tuple[str, str]], runs: Path) -> None:
         target = runs / record_name(experiment_id, setup)
         identity = reproduction_identity(experiment_id, setup=setup, mode="full", seeds=None)
         owned = owned_files(get(experiment_id))
-        with ResultFolder(target, owned=owned, keep=(CACHE_DIR,), resume=True) as folder:
-            found = folder.found in (COMPLETE, UNFINISHED)
-            if found and folder.found == COMPLETE and not folder.differences(identity):
+        with ResultFolder(
+            target, owned=owned, keep=(CACHE_DIR,), resume=True, overwrite=True
+        ) as folder:
+            if folder.keep_or_clear(identity):
                 continue
-            if found:
-                folder.clear()
             print(f"[{i}/{len(pairs)}] {experiment_id} --setup {setup} --full", file=sys.stderr)
             folder.begin(provenance(**identity))
             rep = run_experiment(

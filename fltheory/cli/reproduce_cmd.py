@@ -190,7 +190,6 @@ def reproduce_command(
         return
     if experiment_id is None:
         raise InputError("give an experiment ID (see fltheory reproduce --list)")
-    from fltheory.atomic import COMPLETE, UNFINISHED
     from fltheory.experiments.grid import CACHE_DIR
     from fltheory.experiments.runner import owned_files, preflight, reproduction_identity
     from fltheory.provenance import provenance
@@ -211,19 +210,11 @@ def reproduce_command(
         resume=resume,
         inputs=() if data_dir is None else (data_dir,),
     ) as folder:
-        if folder.found in (COMPLETE, UNFINISHED) and resume:
-            differences = folder.differences(identity)
-            if differences and not overwrite:
-                raise folder.mismatch(differences)
-            if not differences and folder.found == COMPLETE:
-                _kept(folder, json_out)
-                return
-            if differences:
-                folder.clear()
-        elif folder.found in (COMPLETE, UNFINISHED) and overwrite:
-            folder.clear()  # the grid-search cache stays (keyed by each point's config hash)
+        if folder.keep_or_clear(identity):
+            _kept(folder, json_out)
+            return
         # Unfinished until the verdict is committed: a crash leaves a run --resume continues,
-        # reusing the grid searches cached so far.
+        # reusing the grid searches cached so far (a cleared folder keeps them too).
         folder.begin(provenance(**identity))
         _run(folder, experiment.id, setup, mode, seeds, device, data_dir, json_out)
 

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.atomic import COMPLETE, UNFINISHED
 from fltheory.provenance import config_hash, provenance
 from fltheory.resultdir import ResultFolder
 from fltheory.sim.checkpoint import Checkpointer
@@ -173,20 +172,12 @@ def simulate_into(
         resume=resume,
         inputs=inputs,
     ) as folder:
-        if folder.found in (COMPLETE, UNFINISHED) and resume:
-            expected = {k: record[k] for k in ("config_hash", "fltheory_version")}
-            differences = folder.differences(expected)
-            if differences and not overwrite:
-                raise folder.mismatch(differences)
-            if not differences and folder.found == COMPLETE:
-                summary = _stored_summary(folder)
-                if extra is not None:
-                    _add_files(folder, record, extra(summary, _stored_models(folder)))
-                return summary, None
-            if differences:
-                folder.clear()
-        elif folder.found in (COMPLETE, UNFINISHED) and overwrite:
-            folder.clear()
+        expected = {k: record[k] for k in ("config_hash", "fltheory_version")}
+        if folder.keep_or_clear(expected):
+            summary = _stored_summary(folder)
+            if extra is not None:
+                _add_files(folder, record, extra(summary, _stored_models(folder)))
+            return summary, None
         folder.begin(provenance(**record))
         key = {k: record[k] for k in ("config_hash", "fltheory_version", "git_commit")}
         checkpointer = Checkpointer(folder.path, every=checkpoint_every, key=key)

@@ -299,6 +299,48 @@ def test_differences_name_what_differs(tmp_path):
         assert "changed after it was written" in str(folder.mismatch(found))
 
 
+@pytest.mark.parametrize(
+    ("resume", "overwrite", "same", "kept", "files_left"),
+    [
+        (True, False, True, True, True),  # --resume, the same run: kept
+        (True, True, True, True, True),
+        (True, True, False, False, False),  # --resume --overwrite, another run: cleared
+        (False, True, True, False, False),  # --overwrite alone: always cleared
+    ],
+)
+def test_keep_or_clear_settles_a_complete_result(
+    tmp_path, resume, overwrite, same, kept, files_left
+):
+    out = tmp_path / "out"
+    _result(out, {"a.txt": "1", "b.txt": "2"}, {"config_hash": "h1"})
+    mine = {"config_hash": "h1" if same else "h2"}
+    with ResultFolder(out, owned=OWNED, resume=resume, overwrite=overwrite) as folder:
+        assert folder.keep_or_clear(mine) is kept
+    assert (out / "a.txt").exists() is files_left
+
+
+def test_keep_or_clear_refuses_another_run_under_resume_alone(tmp_path):
+    out = tmp_path / "out"
+    _result(out, {"a.txt": "1"}, {"config_hash": "h1"})
+    with ResultFolder(out, owned=OWNED, resume=True) as folder:
+        with pytest.raises(InputError, match="belongs to another run"):
+            folder.keep_or_clear({"config_hash": "h2"})
+    assert (out / "a.txt").read_text() == "1"
+
+
+def test_keep_or_clear_continues_an_unfinished_run_of_the_same_run(tmp_path):
+    """An unfinished run of the same run is continued (its caches stay), of another cleared."""
+    out = tmp_path / "out"
+    with ResultFolder(out, owned=OWNED) as folder:
+        folder.begin({"config_hash": "h1"})
+        (out / "a.txt").write_text("partial")
+    for expected, left in (({"config_hash": "h1"}, True), ({"config_hash": "h2"}, False)):
+        with ResultFolder(out, owned=OWNED, resume=True, overwrite=True) as folder:
+            assert folder.found == "unfinished"
+            assert folder.keep_or_clear(expected) is False
+        assert (out / "a.txt").exists() is left
+
+
 def test_overwrite_removes_only_what_fltheory_wrote(tmp_path):
     out = tmp_path / "out"
     _result(out, {"a.txt": "1", "figures/f.png": "f"})
