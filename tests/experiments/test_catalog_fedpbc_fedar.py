@@ -281,6 +281,24 @@ def test_fedar_client_accuracy_judges_planted(experiment_id):
     assert decide(judge(_clients(True), "full")) == "contradicted"
 
 
+def test_fedar_fig3_almost_coincides_is_not_a_ranking():
+    """AR:586-587 says FedAR's curve almost coincides with FedAvg's, not that it is closer
+    than MIFA's: FedAR 0.5 pp off FedAvg-full while MIFA and FedVARP match it exactly holds
+    C3 and is no contradiction (the rankings are reported, secondary); 5 pp off breaks C3."""
+    m = _clients(False)
+    base = m.per_seed["fedavg_full"]
+    m.per_seed.update(fedar=base + 0.5, mifa=base.copy(), fedvarp=base.copy())
+    checks = get("fedar:fig3").judge(m, "full")
+    (c3,) = [c for c in checks if "almost coincides" in c.claim]
+    ranks = [c for c in checks if c.claim.startswith("W1(FedAR, FedAvg-full) < W1(")]
+    assert c3.holds and c3.role == "primary" and c3.measured == pytest.approx(0.5 - 3.0)
+    assert len(ranks) == 2 and all(c.role == "secondary" and c.opposite for c in ranks)
+    assert decide(checks) != "contradicted"
+    m.per_seed["fedar"] = base + 5.0
+    (c3,) = [c for c in get("fedar:fig3").judge(m, "full") if "almost coincides" in c.claim]
+    assert c3.opposite and not c3.holds
+
+
 def test_fedpbc_fig3_judge_planted():
     judge = get("fedpbc:fig3").judge
     seeds, rng = 5, np.random.default_rng(3)
