@@ -117,37 +117,45 @@ def run_smoke(pairs: list[tuple[str, str]], out: Path) -> None:
 
 def run_full(pairs: list[tuple[str, str]], runs: Path) -> None:
     """Each pair's full run into ``runs/<id>__<setup>/`` through a result folder (as
-    ``fltheory reproduce --full --resume --out``): a complete result of the same run is kept,
-    anything else of the run's own files replaced; the grid-search cache stays."""
-    from fltheory.experiments.grid import CACHE_DIR
-    from fltheory.experiments.model import get
-    from fltheory.experiments.plots import panel_png
+    ``fltheory reproduce --full --resume --overwrite --out``): a complete result of the same
+    run is kept, anything else of the run's own files replaced; the grid-search cache stays,
+    and is read (not written) for the folder's identity before the folder is locked."""
+    from fltheory.experiments.grid import CACHE_DIR, caching, remembering
     from fltheory.experiments.record import record_name
-    from fltheory.experiments.runner import (
-        owned_files,
-        reproduction_identity,
-        run_experiment,
-        write_reproduction,
-    )
-    from fltheory.provenance import provenance
-    from fltheory.resultdir import ResultFolder
+    from fltheory.experiments.runner import reproduction_identity
 
     for i, (experiment_id, setup) in enumerate(pairs, 1):
         target = runs / record_name(experiment_id, setup)
-        identity = reproduction_identity(experiment_id, setup=setup, mode="full", seeds=None)
-        owned = owned_files(get(experiment_id))
-        with ResultFolder(
-            target, owned=owned, keep=(CACHE_DIR,), resume=True, overwrite=True
-        ) as folder:
-            if folder.keep_or_clear(identity):
-                continue
-            print(f"[{i}/{len(pairs)}] {experiment_id} --setup {setup} --full", file=sys.stderr)
-            folder.begin(provenance(**identity))
-            rep = run_experiment(
-                experiment_id, setup=setup, mode="full", cache_dir=target / CACHE_DIR
-            )
-            write_reproduction(rep, folder, draw=panel_png)
-        print(f"    {rep.record['verdict']} ({rep.record['cpu_seconds']} CPU s)", file=sys.stderr)
+        with remembering():
+            with caching(target / CACHE_DIR, readonly=True):
+                identity = reproduction_identity(
+                    experiment_id, setup=setup, mode="full", seeds=None
+                )
+            _run_pair(experiment_id, setup, target, identity, f"[{i}/{len(pairs)}]")
+
+
+def _run_pair(
+    experiment_id: str, setup: str, target: Path, identity: dict[str, Any], step: str
+) -> None:
+    """One pair of :func:`run_full` into ``target``, whose run ``identity`` describes."""
+    from fltheory.experiments.grid import CACHE_DIR
+    from fltheory.experiments.model import get
+    from fltheory.experiments.plots import panel_png
+    from fltheory.experiments.runner import owned_files, run_experiment, write_reproduction
+    from fltheory.provenance import provenance
+    from fltheory.resultdir import ResultFolder
+
+    owned = owned_files(get(experiment_id))
+    with ResultFolder(
+        target, owned=owned, keep=(CACHE_DIR,), resume=True, overwrite=True
+    ) as folder:
+        if folder.keep_or_clear(identity):
+            return
+        print(f"{step} {experiment_id} --setup {setup} --full", file=sys.stderr)
+        folder.begin(provenance(**identity))
+        rep = run_experiment(experiment_id, setup=setup, mode="full", cache_dir=target / CACHE_DIR)
+        write_reproduction(rep, folder, draw=panel_png)
+    print(f"    {rep.record['verdict']} ({rep.record['cpu_seconds']} CPU s)", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -190,33 +190,38 @@ def reproduce_command(
         return
     if experiment_id is None:
         raise InputError("give an experiment ID (see fltheory reproduce --list)")
-    from fltheory.experiments.grid import CACHE_DIR
+    from fltheory.experiments.grid import CACHE_DIR, caching, remembering
     from fltheory.experiments.runner import owned_files, preflight, reproduction_identity
     from fltheory.provenance import provenance
     from fltheory.resultdir import ResultFolder
 
     mode = "quick" if quick else "full"
     experiment = get(experiment_id)
-    preflight(experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
-    identity = reproduction_identity(
-        experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir
-    )
     target = out if out is not None else _default_out(experiment.id, setup, mode)
-    with ResultFolder(
-        target,
-        owned=owned_files(experiment),
-        keep=(CACHE_DIR,),
-        overwrite=overwrite,
-        resume=resume,
-        inputs=() if data_dir is None else (data_dir,),
-    ) as folder:
-        if folder.keep_or_clear(identity):
-            _kept(folder, json_out)
-            return
-        # Unfinished until the verdict is committed: a crash leaves a run --resume continues,
-        # reusing the grid searches cached so far (a cleared folder keeps them too).
-        folder.begin(provenance(**identity))
-        _run(folder, experiment.id, setup, mode, seeds, device, data_dir, json_out)
+    # A grid setup's config is its search's outcome: preflight, the folder's identity and
+    # the run share each point's scores (scored once, stored in the folder's cache by the
+    # run); before the folder is locked its cache is only read (what --resume reuses).
+    with remembering():
+        with caching(target / CACHE_DIR, device, readonly=True):
+            preflight(experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
+            identity = reproduction_identity(
+                experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir
+            )
+        with ResultFolder(
+            target,
+            owned=owned_files(experiment),
+            keep=(CACHE_DIR,),
+            overwrite=overwrite,
+            resume=resume,
+            inputs=() if data_dir is None else (data_dir,),
+        ) as folder:
+            if folder.keep_or_clear(identity):
+                _kept(folder, json_out)
+                return
+            # Unfinished until the verdict is committed: a crash leaves a run --resume continues,
+            # reusing the grid searches cached so far (a cleared folder keeps them too).
+            folder.begin(provenance(**identity))
+            _run(folder, experiment.id, setup, mode, seeds, device, data_dir, json_out)
 
 
 def _run(

@@ -31,6 +31,7 @@ corresponding to the results in Figure 1", which plots test accuracy). A diverge
 
 import contextlib
 import math
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -172,6 +173,11 @@ def grid_search(
 _CACHE: ContextVar[Path | None] = ContextVar("grid_cache", default=None)
 _DEVICE: ContextVar[str] = ContextVar("grid_device", default="cpu")
 _DONE: ContextVar[list[GridResult] | None] = ContextVar("grid_done", default=None)
+_READONLY: ContextVar[bool] = ContextVar("grid_readonly", default=False)
+#: A :func:`remembering` block's scored points: key -> (scores, CPU seconds it cost, process
+#: time when it was scored).
+Memo = dict[str, tuple[np.ndarray, float, float]]
+_MEMO: ContextVar[Memo | None] = ContextVar("grid_memo", default=None)
 #: The sub-folder of a run directory holding the grid caches.
 CACHE_DIR = "grid"
 #: The results store of the grid points in that folder.
@@ -179,18 +185,51 @@ STORE_FILE = "grid.db"
 
 
 @contextlib.contextmanager
-def caching(directory: Path | None, device: str | None = None) -> Iterator[list[GridResult]]:
+def caching(
+    directory: Path | None, device: str | None = None, *, readonly: bool = False
+) -> Iterator[list[GridResult]]:
     """Within the block, :func:`cached_grid_search` reads and writes ``directory`` (None: no
-    cache) and :class:`SimulatorObjective` runs on ``device`` (None: cpu); yields the list of
-    the searches done (for the verdict record)."""
+    cache; ``readonly``: reads its store if there is one, never creates or writes it — for a
+    folder not locked yet) and :class:`SimulatorObjective` runs on ``device`` (None: cpu);
+    yields the list of the searches done (for the verdict record)."""
     done: list[GridResult] = []
-    tokens = (_CACHE.set(directory), _DEVICE.set(device or "cpu"), _DONE.set(done))
+    tokens = (
+        _CACHE.set(directory),
+        _DEVICE.set(device or "cpu"),
+        _DONE.set(done),
+        _READONLY.set(readonly),
+    )
     try:
         yield done
     finally:
         _CACHE.reset(tokens[0])
         _DEVICE.reset(tokens[1])
         _DONE.reset(tokens[2])
+        _READONLY.reset(tokens[3])
+
+
+@contextlib.contextmanager
+def remembering() -> Iterator[None]:
+    """Within the block, a grid point scored once is not scored again (keyed as in the store,
+    by its config's hash): a reproduction builds its config three times — the preflight check,
+    the result folder's identity and the run — and a grid setup's config is the outcome of its
+    search, which without this ran three times (twice before the folder's cache was open).
+    Nested blocks share the outermost block's scores."""
+    if _MEMO.get() is not None:
+        yield
+        return
+    token = _MEMO.set({})
+    try:
+        yield
+    finally:
+        _MEMO.reset(token)
+
+
+def cpu_seconds_before(moment: float) -> float:
+    """CPU seconds the current :func:`remembering` block spent scoring grid points before the
+    process time ``moment`` (0 outside one): a run that reuses them adds them to its cost."""
+    memo = _MEMO.get() or {}
+    return sum(cost for _, cost, at in memo.values() if at < moment)
 
 
 def cached_grid_search(
@@ -220,10 +259,16 @@ def cached_grid_search(
         keyed["metric"] = objective.metric
     key = config_hash({"tables": objective.tables(points, tune), **keyed})
     directory = _CACHE.get()
-    evaluate: Evaluate = objective
-    if directory is not None:
+    memo = _MEMO.get()
+    scorer: SimulatorObjective | _Remembered = objective
+    if memo is not None:
+        scorer = _Remembered(objective, keyed, memo)
+    evaluate: Evaluate = scorer
+    if directory is not None and not _READONLY.get():
         directory.mkdir(parents=True, exist_ok=True)
-        evaluate = _StoredObjective(objective, directory / STORE_FILE, keyed)
+        evaluate = _StoredObjective(scorer, directory / STORE_FILE, keyed)
+    elif directory is not None and (directory / STORE_FILE).is_file():
+        evaluate = _StoredObjective(scorer, directory / STORE_FILE, keyed, readonly=True)
     result = grid_search(
         evaluate, algorithms, grid, seed=seed, purpose=purpose, repetitions=repetitions,
         extra=extra,
@@ -232,9 +277,41 @@ def cached_grid_search(
         result.purpose, result.tuning_seed, repetitions, result.criterion, result.scores, key
     )
     done = _DONE.get()
-    if done is not None and record:
+    if done is not None and record and all(r.key != result.key for r in done):
         done.append(result)
     return result
+
+
+@dataclass(frozen=True)
+class _Remembered:
+    """``objective`` whose points' scores are kept in ``memo`` (by the hash of the point's
+    config and ``keyed``, as :class:`_StoredObjective` keys them) for the rest of a
+    :func:`remembering` block."""
+
+    objective: "SimulatorObjective"
+    keyed: Mapping[str, Any]
+    memo: Memo
+
+    def tables(self, points: list[GridPoint], seed: int) -> dict[str, Any]:
+        return self.objective.tables(points, seed)
+
+    def __call__(
+        self, points: list[GridPoint], seed: int, repetitions: int
+    ) -> dict[GridPoint, np.ndarray]:
+        from fltheory.provenance import config_hash
+
+        keys = {
+            p: config_hash({"tables": self.objective.tables([p], seed), **self.keyed})
+            for p in points
+        }
+        missing = [p for p in points if keys[p] not in self.memo]
+        if missing:
+            start = time.process_time()
+            scores = self.objective(missing, seed, repetitions)
+            cost = (time.process_time() - start) / len(missing)
+            for p in missing:
+                self.memo[keys[p]] = (np.asarray(scores[p], dtype=float), cost, start)
+        return {p: self.memo[keys[p]][0].copy() for p in points}
 
 
 @dataclass(frozen=True)
@@ -242,9 +319,11 @@ class _StoredObjective:
     """``objective`` behind a sweep results store: one row per point (key: the hash of the
     point's config and ``keyed``; metrics ``acc_end/rep<i>``, NaN for a diverged run)."""
 
-    objective: "SimulatorObjective"
+    objective: "SimulatorObjective | _Remembered"
     path: Path
     keyed: Mapping[str, Any]
+    #: Read the stored points only (the points scored are not added).
+    readonly: bool = False
 
     def __call__(
         self, points: list[GridPoint], seed: int, repetitions: int
@@ -258,7 +337,7 @@ class _StoredObjective:
         keys = {p: config_hash(c) for p, c in configs.items()}
         names = [f"acc_end/rep{i}" for i in range(repetitions)]
         out: dict[GridPoint, np.ndarray] = {}
-        with Store(self.path) as store:
+        with Store(self.path, readonly=self.readonly) as store:
             rows = {row.key: row for row in store.rows()}
             for p in points:
                 if keys[p] in rows:
@@ -275,7 +354,8 @@ class _StoredObjective:
                     values = np.asarray(scores[p], dtype=float)
                     swept = {"algorithm": p.algorithm, "lr": p.lr, "server_lr": p.server_lr}
                     metrics = dict(zip(names, values.tolist(), strict=True))
-                    store.add(Row(keys[p], seed, swept, configs[p], metrics, seconds))
+                    if not self.readonly:
+                        store.add(Row(keys[p], seed, swept, configs[p], metrics, seconds))
                     out[p] = values
         return out
 

@@ -24,7 +24,13 @@ import numpy as np
 
 from fltheory.errors import InputError
 from fltheory.experiments.data_sources import resolve
-from fltheory.experiments.grid import CACHE_DIR, caching, without_objective
+from fltheory.experiments.grid import (
+    CACHE_DIR,
+    caching,
+    cpu_seconds_before,
+    remembering,
+    without_objective,
+)
 from fltheory.experiments.judges import (
     exclusion_by_group,
     metrics_table,
@@ -293,16 +299,32 @@ def run_experiment(
     ...
     fltheory.errors.InputError: fedar:fig1 --setup authors cannot run yet: needs ...
     """
+
+    with remembering():  # preflight's grid searches are the run's
+        return _run_experiment(experiment_id, setup, mode, seeds, device, progress, cache_dir,
+                               data_dir)  # fmt: skip
+
+
+def _run_experiment(
+    experiment_id: str,
+    setup: str,
+    mode: str,
+    seeds: int | None,
+    device: str | None,
+    progress: Progress | None,
+    cache_dir: Path | None,
+    data_dir: Path | None,
+) -> Reproduction:
     from fltheory.api.simulation import simulate
 
     experiment = get(experiment_id)
-    preflight(experiment_id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
     spec = experiment.setup(setup)
     data = spec.data
     n_seeds = seeds if seeds is not None else experiment.seeds[mode]
     start, cpu_start = time.perf_counter(), time.process_time()
     config: Any
     with caching(cache_dir, device) as searches:
+        preflight(experiment_id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
         if mode in spec.measure:
             config = planned_config(experiment, setup, mode, data_dir)
             fn = spec.measure[mode]
@@ -320,7 +342,8 @@ def run_experiment(
                 parts.append((tag, measurements_of(report)))
             m = merge(parts) if isinstance(config, list) else parts[0][1]
     seconds = time.perf_counter() - start
-    cpu_seconds = time.process_time() - cpu_start
+    # Grid points scored before this run (the caller's preflight or folder identity) count.
+    cpu_seconds = time.process_time() - cpu_start + cpu_seconds_before(cpu_start)
     assert experiment.judge is not None  # check_runnable refused it otherwise
     checks = experiment.judge(m, mode)
     record = {

@@ -19,6 +19,7 @@ from fltheory.experiments.grid import (
     cached_grid_search,
     caching,
     grid_search,
+    remembering,
     select,
     tuning_seed,
 )
@@ -114,7 +115,8 @@ def test_the_cache_is_keyed_by_the_config_hash(tmp_path):
     with caching(tmp_path) as done:
         first = cached_grid_search(objective, ("a",), grid, **kwargs)
         again = cached_grid_search(objective, ("a",), grid, **kwargs)
-    assert len(Counting.calls) == 2 and len(done) == 2  # one batch per (algorithm, η)
+    assert len(Counting.calls) == 2  # one batch per (algorithm, η)
+    assert len(done) == 1  # the same search, recorded once
     assert [p.name for p in tmp_path.iterdir()] == [STORE_FILE]
     with Store(tmp_path / STORE_FILE) as store:
         assert len(store) == 4 and {r.seed for r in store.rows()} == {first.tuning_seed}
@@ -125,6 +127,35 @@ def test_the_cache_is_keyed_by_the_config_hash(tmp_path):
     assert other.key != first.key and len(Counting.calls) == 4
     cached_grid_search(objective, ("a",), grid, **kwargs)  # no cache directory: computed
     assert len(Counting.calls) == 5
+
+
+def test_a_remembered_search_is_scored_once_and_stored_by_the_locked_run(tmp_path):
+    """A reproduction's preflight and folder identity (the cache read only: the folder is not
+    locked yet) and its run (cache written) build a grid setup's config three times: inside
+    :func:`remembering` each batch is scored once, and the run stores every point."""
+    objective = Counting({"run": {"rounds": 5}, "algorithms": [{"name": "a"}]})
+    Counting.calls.clear()
+    grid = Grid((1.0, 0.1), (3.0, 1.0))
+    kwargs = {"seed": 0, "purpose": "t", "repetitions": 2}
+    cache = tmp_path / "out" / "grid"
+    with remembering():
+        with caching(cache, readonly=True):  # no store yet: nothing created
+            first = cached_grid_search(objective, ("a",), grid, **kwargs)
+            cached_grid_search(objective, ("a",), grid, **kwargs)
+        assert not (tmp_path / "out").exists() and len(Counting.calls) == 1  # one batch
+        with caching(cache) as done:
+            again = cached_grid_search(objective, ("a",), grid, **kwargs)
+        assert len(Counting.calls) == 1 and len(done) == 1
+        assert again.scores["a"][PLANTED].tolist() == first.scores["a"][PLANTED].tolist()
+    with Store(cache / STORE_FILE) as store:
+        assert len(store) == 4
+    stamp = (cache / STORE_FILE).stat().st_mtime_ns
+    with remembering(), caching(cache, readonly=True):  # --resume: read, never written
+        cached_grid_search(objective, ("a",), grid, **kwargs)
+        cached_grid_search(objective, ("a",), grid, extra=[(0.5, 1.0)], **kwargs)  # new: scored
+    assert len(Counting.calls) == 2 and (cache / STORE_FILE).stat().st_mtime_ns == stamp
+    with Store(cache / STORE_FILE) as store:
+        assert len(store) == 4
 
 
 def test_a_diverged_score_round_trips_through_the_store_as_nan(tmp_path):

@@ -36,6 +36,7 @@ from fltheory.experiments.grid import (
 )
 from fltheory.experiments.model import (
     Check,
+    Diagnosis,
     Experiment,
     Measurements,
     Number,
@@ -66,18 +67,26 @@ AUTHORS_GRIDS: dict[str, Grid] = {
 }
 
 
+def search_base(mode: str, authors: bool = False) -> dict[str, Any]:
+    """The ``fltheory simulate`` table every grid point of :func:`search_synthetic` runs
+    (Fig. 1a's, at the mode's N and T; ``authors``: under the public code's mechanics).
+
+    >>> search_base("full")["problem"]["n_clients"], search_base("full")["run"]["rounds"]
+    (100, 200)
+    """
+    clients, rounds, every, names, _ = SIZES[mode]
+    base: dict[str, Any] = fig1a_config(rounds, names, every, TABLE2["synthetic"])
+    base["problem"] = {**base["problem"], "n_clients": clients}
+    return to_authors(base, max_samples=LEAF_CAPS[mode]) if authors else base
+
+
 def search_synthetic(mode: str, repetitions: int, authors: bool = False) -> Measurements:
     """The grid (quick: its corners) plus Table II's pairs on the tuning draws, and acc(0);
     one pseudo-evaluation per point holding its acc_end per repetition. ``authors``: under the
     public code's mechanics (:func:`~.common.to_authors`, n_k ≤ 400 in quick mode) on
     :data:`AUTHORS_GRIDS`."""
-    clients, rounds, every, names, grid = SIZES[mode]
-    base: dict[str, Any] = fig1a_config(rounds, names, every, TABLE2["synthetic"])
-    base["problem"] = {**base["problem"], "n_clients": clients}
-    if authors:
-        base = to_authors(base, max_samples=LEAF_CAPS[mode])
-        grid = AUTHORS_GRIDS[mode]
-    objective = SimulatorObjective(base)
+    names, grid = SIZES[mode][3], AUTHORS_GRIDS[mode] if authors else SIZES[mode][4]
+    objective = SimulatorObjective(search_base(mode, authors))
     extra = [TABLE2["synthetic"][name] for name in names]
     result = cached_grid_search(
         objective, names, grid, seed=0, purpose=PURPOSE, repetitions=repetitions, extra=extra
@@ -98,7 +107,7 @@ def search_synthetic(mode: str, repetitions: int, authors: bool = False) -> Meas
         for (lr, slr), scores in table.items()
     }
     accuracy[INITIAL] = next(iter(start.scores["adafed"].values()))[:, None]
-    return Measurements(np.array([rounds - 1]), accuracy)
+    return Measurements(np.array([SIZES[mode][1] - 1]), accuracy)
 
 
 def quick(repetitions: int) -> Measurements:
@@ -219,5 +228,14 @@ register(
         panels=(Panel("grid", "grid", "acc_end over the (η, η̄) grid on the tuning draws"),),
         judge=table2_judge,
         seeds={"quick": 2, "full": 3},
+        diagnoses=tuple(
+            Diagnosis(
+                "figures/cafed_table2_diagnosis.py",
+                f"--setup {setup}",
+                f"cafed_table2_diagnosis_{setup}.jsonl",
+                (setup,),
+            )
+            for setup in ("paper", "authors")
+        ),
     )
 )
