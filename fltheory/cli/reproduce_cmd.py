@@ -190,7 +190,7 @@ def reproduce_command(
         return
     if experiment_id is None:
         raise InputError("give an experiment ID (see fltheory reproduce --list)")
-    from fltheory.experiments.grid import CACHE_DIR, caching, remembering
+    from fltheory.experiments.grid import CACHE_DIR, STORE_FILE, caching, remembering
     from fltheory.experiments.runner import owned_files, preflight, reproduction_identity
     from fltheory.provenance import provenance
     from fltheory.resultdir import ResultFolder
@@ -200,9 +200,12 @@ def reproduce_command(
     target = out if out is not None else _default_out(experiment.id, setup, mode)
     # A grid setup's config is its search's outcome: preflight, the folder's identity and
     # the run share each point's scores (scored once, stored in the folder's cache by the
-    # run); before the folder is locked its cache is only read (what --resume reuses).
+    # run). Before the folder is locked its cache is only read — or added to where an earlier
+    # run made it (rows keyed by their config's hash, sqlite serialising writers), so a long
+    # search interrupted there is resumed.
+    cache = target / CACHE_DIR
     with remembering():
-        with caching(target / CACHE_DIR, device, readonly=True):
+        with caching(cache, device, readonly=not _own_store(cache / STORE_FILE)):
             preflight(experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir)
             identity = reproduction_identity(
                 experiment.id, setup=setup, mode=mode, seeds=seeds, data_dir=data_dir
@@ -222,6 +225,12 @@ def reproduce_command(
             # reusing the grid searches cached so far (a cleared folder keeps them too).
             folder.begin(provenance(**identity))
             _run(folder, experiment.id, setup, mode, seeds, device, data_dir, json_out)
+
+
+def _own_store(path: Path) -> bool:
+    """Whether ``path`` is a grid store an earlier run left in its result folder: a regular
+    file, neither it nor its folder a link (never written through to somewhere else)."""
+    return not path.parent.is_symlink() and not path.is_symlink() and path.is_file()
 
 
 def _run(
