@@ -25,11 +25,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fltheory.api.simulation import simulate
-from fltheory.atomic import write_atomic
 from fltheory.experiments import judges
 from fltheory.experiments.catalog.cafed_fig4 import fig4b_configs
 from fltheory.experiments.data_sources import resolve
-from fltheory.experiments.diagnoses import write_result
+from fltheory.experiments.diagnoses import write_rows
 from fltheory.experiments.runner import measurements_of
 from fltheory.experiments.stats import paired_difference
 
@@ -80,20 +79,16 @@ def main(argv: list[str]) -> None:
     arms = [({**base, "run": {**base["run"], "warmup": t}}, f"t'={t}") for t in args.t_primes]
     run = {k: v for k, v in base["run"].items() if k != "warmup"}
     arms.append(({**base, "run": {**run, "estimator": "oracle"}}, "oracle"))
-    lines = []
+    rows = []
     for cfg, name in arms:
-        lines.append(json.dumps(arm(cfg, args.seeds, name)))
-        print(lines[-1], flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
+        rows.append(arm(cfg, args.seeds, name))
+        print(json.dumps(rows[-1]), flush=True)
+    command = " ".join(["python figures/cafed_fig4b_diagnosis.py", f"--signal {args.signal}",
+                        f"--seeds {args.seeds}", "--t-primes",
+                        *map(str, args.t_primes)])  # fmt: skip
     path = args.out / f"cafed_fig4b_diagnosis_{args.signal}.jsonl"
-    write_atomic(path, "\n".join(lines) + "\n")
-    print(f"wrote {path}", file=sys.stderr)
-    if args.record:
-        command = " ".join(["python figures/cafed_fig4b_diagnosis.py", f"--signal {args.signal}",
-                            f"--seeds {args.seeds}", "--t-primes",
-                            *map(str, args.t_primes)])  # fmt: skip
-        results = [json.loads(line) for line in lines]
-        print(f"wrote {write_result('cafed:fig4b', command, results)}", file=sys.stderr)
+    for written in write_rows(path, rows, ("cafed:fig4b", command) if args.record else None):
+        print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

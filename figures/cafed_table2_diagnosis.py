@@ -27,9 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fltheory.atomic import write_atomic
 from fltheory.experiments.catalog.cafed_table2 import PURPOSE, SIZES, TABLE2, search_base
-from fltheory.experiments.diagnoses import write_result
+from fltheory.experiments.diagnoses import write_rows
 from fltheory.experiments.grid import GridPoint, SimulatorObjective, tuning_seed
 
 #: The tuning draws' repetitions of the full grid search (cafed:table2's ``seeds``).
@@ -58,34 +57,31 @@ def main(argv: list[str]) -> None:
     start = time.perf_counter()
     scores = objective(points, seed, REPETITIONS)
     seconds = round(time.perf_counter() - start, 1)
-    lines = []
+    rows = []
     for p in points:
         acc = np.asarray(scores[p], dtype=float)
         initial = p.lr == 1e-12
-        row = {
-            "setup": args.setup,
-            "algorithm": "acc(0)" if initial else p.algorithm,
-            "lr": p.lr,
-            "server_lr": p.server_lr,
-            "lr_times_server_lr": float(f"{p.lr * p.server_lr:.6g}"),
-            "acc_end_mean": None if np.isnan(acc).any() else round(float(acc.mean()), 4),
-            "acc_end_per_draw": [None if np.isnan(a) else round(float(a), 4) for a in acc],
-            "diverged_draws": int(np.isnan(acc).sum()),
-            "tuning_seed": seed,
-            "seconds_all_points": seconds,
-        }
-        lines.append(json.dumps(row))
-        print(lines[-1], flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
+        rows.append(
+            {
+                "setup": args.setup,
+                "algorithm": "acc(0)" if initial else p.algorithm,
+                "lr": p.lr,
+                "server_lr": p.server_lr,
+                "lr_times_server_lr": float(f"{p.lr * p.server_lr:.6g}"),
+                "acc_end_mean": None if np.isnan(acc).any() else round(float(acc.mean()), 4),
+                "acc_end_per_draw": [None if np.isnan(a) else round(float(a), 4) for a in acc],
+                "diverged_draws": int(np.isnan(acc).sum()),
+                "tuning_seed": seed,
+                "seconds_all_points": seconds,
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    command = " ".join(["python figures/cafed_table2_diagnosis.py", f"--setup {args.setup}",
+                        f"--mode {args.mode}", "--scales",
+                        *(f"{s:g}" for s in args.scales)])  # fmt: skip
     path = args.out / f"cafed_table2_diagnosis_{args.setup}.jsonl"
-    write_atomic(path, "\n".join(lines) + "\n")
-    print(f"wrote {path}", file=sys.stderr)
-    if args.record:
-        command = " ".join(["python figures/cafed_table2_diagnosis.py", f"--setup {args.setup}",
-                            f"--mode {args.mode}", "--scales",
-                            *(f"{s:g}" for s in args.scales)])  # fmt: skip
-        results = [json.loads(line) for line in lines]
-        print(f"wrote {write_result('cafed:table2', command, results)}", file=sys.stderr)
+    for written in write_rows(path, rows, ("cafed:table2", command) if args.record else None):
+        print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -98,3 +98,23 @@ def write_result(
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(payload, indent=2, allow_nan=False) + "\n")
     return path
+
+
+def write_rows(
+    path: Path, rows: list[dict[str, Any]], record: tuple[str, str] | None = None
+) -> list[Path]:
+    """A diagnosis script's output: ``rows`` as JSON lines written atomically to ``path`` (its
+    folder created), and with ``record`` = (experiment id, command) also to the experiment's
+    results file (:func:`write_result`); returns the paths written.
+
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp()) / "out" / "d.jsonl"
+    >>> [p.name for p in write_rows(out, [{"a": 1}, {"a": 2}])], out.read_text()
+    (['d.jsonl'], '{"a": 1}\\n{"a": 2}\\n')
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "".join(json.dumps(row) + "\n" for row in rows))
+    if record is None:
+        return [path]
+    experiment_id, command = record
+    return [path, write_result(experiment_id, command, rows)]
