@@ -14,7 +14,8 @@ Coverage — what runs compiled, chosen by :class:`~fltheory.sim.problems.DataPr
   own ⌈n_k/B⌉ steps per epoch, the shuffles made in the kernel by :func:`epoch_orders`' rule),
   SGD momentum and weight decay with the persistent per-client buffers updated in place,
   gradient corrections (SCAFFOLD), with-replacement minibatches or full local batches; every
-  (repetition, client) pair of every seed in one call. Its torch twin is
+  (repetition, client) pair of every seed in one call; its minibatch copy, softmax residuals
+  and momentum step are LLVM IR (:mod:`fltheory.sim.kernel_ir`). Its torch twin is
   :meth:`LocalRunner._torch <fltheory.sim.local_opt.LocalRunner._torch>` (kept for CUDA,
   other models, and as the reference the tests hold it to).
 * :func:`linear_eval`: the objective, accuracy and per-client accuracy of R global softmax or
@@ -91,7 +92,14 @@ def _prefetch_intrinsic() -> Any:
 
 
 #: Helpers inlined into the kernels that call them (small loops on the hot path).
-_INLINE = ("_scores", "_residuals", "_accumulate")
+_INLINE = (
+    "_scores",
+    "_residuals",
+    "_accumulate",
+    "_gather_row",
+    "_softmax_lanes",
+    "_momentum_step",
+)
 
 
 def _compile() -> None:
@@ -99,8 +107,14 @@ def _compile() -> None:
     defined before it, rebound here to its compiled version)."""
     import numba
 
+    from fltheory.sim import kernel_ir
+
     globals()["_prefetch"] = _prefetch_intrinsic()
+    written_in_ir = kernel_ir.intrinsics()
+    globals().update(written_in_ir)
     for name, fn in _PYTHON.items():
+        if name in written_in_ir:
+            continue
         inline: Literal["always", "never"] = "always" if name in _INLINE else "never"
         compiled = numba.njit(
             cache=True, fastmath={"reassoc", "contract"}, nogil=True, inline=inline
@@ -376,6 +390,51 @@ _BLOCK = 32
 
 
 @_inner
+def _gather_row(
+    xb: np.ndarray, xy: np.ndarray, i: int, row: int, f: int
+) -> None:  # pragma: no cover
+    """xb[i, :f] = xy[row, :f] (compiled: :func:`fltheory.sim.kernel_ir.intrinsics`' vector
+    copy, the columns f.. of xb's row up to the vector width set to 0)."""
+    for j in range(f):
+        xb[i, j] = xy[row, j]
+
+
+@_inner
+def _momentum_step(
+    w: np.ndarray, g: np.ndarray, v: np.ndarray, lr: float, mu: float, wd: float, ridge: float
+) -> None:  # pragma: no cover
+    """One SGD step with momentum on flat arrays whose size is a multiple of 8, in place:
+    d = g + ridge·θ + wd·θ + μ·v, v ← d, θ ← θ − lr·d (compiled: a vector loop of
+    :func:`fltheory.sim.kernel_ir.intrinsics`)."""
+    for q in range(w.shape[0]):
+        th = w[q]
+        d = g[q] + ridge * th + wd * th + mu * v[q]
+        v[q] = d
+        w[q] = th - lr * d
+
+
+@_inner
+def _softmax_lanes(z: np.ndarray, i: int, cls: int, scale: float) -> None:  # pragma: no cover
+    """Columns i .. i + 32/itemsize − 1 of the scores z (C, BLOCK) → softmax·``scale`` in place:
+    top ≈ the max (top += max(z_c − top, 0), class by class), e_c = exp(z_c − top) (float32: on
+    [−87, 88], as :func:`exp32`), z_c = e_c·(scale/Σe). Compiled: the IR of
+    :func:`fltheory.sim.kernel_ir.intrinsics`."""
+    for q in range(i, i + 32 // z.itemsize):
+        top = z[0, q]
+        for c in range(1, cls):
+            top += max(z[c, q] - top, 0.0)
+        total = 0.0
+        for c in range(cls):
+            x = z[c, q] - top
+            if z.itemsize == 4:
+                x = min(max(x, _EXP_LO), _EXP_HI)
+            z[c, q] = np.exp(x)
+            total += z[c, q]
+        for c in range(cls):
+            z[c, q] *= scale / total
+
+
+@_inner
 def _scores(
     w: np.ndarray,
     xb: np.ndarray,
@@ -428,49 +487,27 @@ def _residuals(
     work: np.ndarray,
     wf: np.ndarray,
     bits: np.ndarray,
-    top: np.ndarray,
     one: float,
 ) -> None:  # pragma: no cover
     """Scores z (C, BLOCK) → residuals·``scale`` in place for the block's ``nb`` samples
-    (columns nb..nbp set to 0): softmax(z_i) − e_{y_i} for C ≥ 2 classes (max subtracted
-    first), σ(z_i) − y_i for C = 1 (binary logistic); every loop runs over samples, so it
-    vectorises. ``work`` (C, BLOCK) receives the exponentials (float32: :func:`exp32`,
-    ``bits`` its int32 scratch; float64: numpy's exp); ``zf``, ``wf``: z and work flat (views);
-    ``top`` (BLOCK,) scratch."""
+    (columns nb..nbp set to 0): softmax(z_i) − e_{y_i} for C ≥ 2 classes (:func:`_softmax_lanes`,
+    a vector of samples at a time), σ(z_i) − y_i for C = 1 (binary logistic; ``work`` receives
+    the exponentials, float32: :func:`exp32` with ``bits`` its int32 scratch, float64: numpy's
+    exp; ``zf``, ``wf``: z and work flat views)."""
     cls = z.shape[0]
-    single = z.itemsize == 4
-    zero = one - one
     if cls > 1:
-        for i in range(nbp):
-            top[i] = z[0, i]
-        for c in range(1, cls):  # ≈ the max (softmax is shift-invariant); this form vectorises
-            for i in range(nbp):
-                top[i] += max(z[c, i] - top[i], zero)
-        for c in range(cls):
-            for i in range(nbp):
-                z[c, i] -= top[i]
-    else:
-        for i in range(nbp):
-            z[0, i] = -z[0, i]
-    if single:
-        _exp32(zf, wf, bits)
-    else:
-        for q in range(zf.shape[0]):
-            wf[q] = np.exp(zf[q])
-    if cls > 1:
-        for i in range(nbp):
-            top[i] = work[0, i]
-        for c in range(1, cls):
-            for i in range(nbp):
-                top[i] += work[c, i]
-        for i in range(nbp):
-            top[i] = scale / top[i]
-        for c in range(cls):
-            for i in range(nbp):
-                z[c, i] = work[c, i] * top[i]
+        for i in range(0, nbp, 32 // z.itemsize):
+            _softmax_lanes(z, i, cls, scale)
         for i in range(nb):
             z[np.int64(lab[i]), i] -= scale
     else:
+        for i in range(nbp):
+            z[0, i] = -z[0, i]
+        if z.itemsize == 4:
+            _exp32(zf, wf, bits)
+        else:
+            for q in range(zf.shape[0]):
+                wf[q] = np.exp(zf[q])
         for i in range(nbp):
             z[0, i] = (one / (one + work[0, i]) - lab[i]) * scale
     for c in range(cls):
@@ -566,7 +603,6 @@ def _linear_local(
     work = np.zeros((cls, _BLOCK), dt)
     bits = np.empty(cls * _BLOCK, np.int32)
     lab = np.zeros(_BLOCK, dt)
-    top = np.zeros(_BLOCK, dt)
     out = np.empty_like(theta)
     lr_, mu_, wd_, ridge_ = one * lr, one * mu, one * wd, one * ridge
     momentum = mu > 0
@@ -619,8 +655,7 @@ def _linear_local(
                         row = rows[m, s, s0 + i]
                     else:
                         row = offsets[k] + s0 + i
-                    for j in range(f):
-                        xb[i, j] = xy[row, j]
+                    _gather_row(xb, xy, i, row, f)
                     lab[i] = xy[row, f]
                 for i in range(nb, nbp):
                     for j in range(f):
@@ -638,17 +673,13 @@ def _linear_local(
                                 _prefetch(xy, rows[m, s + 1, i], j)
                             _prefetch(xy, rows[m, s + 1, i], f)
                 _scores(w, xb, z, nbp, cls, fp, zero)
-                _residuals(z, zf, lab, nb, nbp, scale, work, workf, bits, top, one)
+                _residuals(z, zf, lab, nb, nbp, scale, work, workf, bits, one)
                 _accumulate(g, xb, z, nbp, cls, fp)
             if has_corr:  # d = ((g + correction) + ridge·θ) + wd·θ over the padded rows
                 for q in range(wf.shape[0]):
                     gf[q] += cf[q]
             if momentum:
-                for q in range(wf.shape[0]):
-                    th = wf[q]
-                    d = gf[q] + ridge_ * th + wd_ * th + mu_ * vf[q]
-                    vf[q] = d
-                    wf[q] = th - lr_ * d
+                _momentum_step(wf, gf, vf, lr_, mu_, wd_, ridge_)
             else:
                 for q in range(wf.shape[0]):
                     th = wf[q]
