@@ -49,6 +49,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from fltheory.sim import kernel_ir
+
 #: Whether numba is installed (the compiled kernels can run here).
 AVAILABLE = importlib.util.find_spec("numba") is not None
 
@@ -62,33 +64,7 @@ _PYTHON: dict[str, Callable[..., Any]] = {}
 
 def _prefetch(a: Any, row: Any, col: Any) -> None:  # pragma: no cover
     """Hint that ``a[row, col]`` will be read soon (compiled: the CPU's prefetch instruction,
-    :func:`_prefetch_intrinsic`; plain Python: nothing)."""
-
-
-def _prefetch_intrinsic() -> Any:
-    """:func:`_prefetch` for numba: LLVM's ``llvm.prefetch`` (read, keep in all cache levels)
-    on the element's address — numba has no prefetch of its own."""
-    from llvmlite import ir
-    from numba.core import cgutils, types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def prefetch(typingctx: Any, a: Any, row: Any, col: Any) -> Any:
-        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-            ary = context.make_array(sig.args[0])(context, builder, args[0])
-            ptr = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
-                context, builder, sig.args[0], ary, [args[1], args[2]], wraparound=False
-            )
-            i32 = ir.IntType(32)
-            fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-            name = "llvm.prefetch.p0"
-            fn = cgutils.get_or_insert_function(builder.module, fnty, name)  # type: ignore[no-untyped-call]
-            builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-            return context.get_dummy_value()
-
-        return types.void(a, row, col), codegen
-
-    return prefetch
+    from :func:`fltheory.sim.kernel_ir.intrinsics`; plain Python: nothing)."""
 
 
 #: Helpers inlined into the kernels that call them (small loops on the hot path).
@@ -107,9 +83,6 @@ def _compile() -> None:
     defined before it, rebound here to its compiled version)."""
     import numba
 
-    from fltheory.sim import kernel_ir
-
-    globals()["_prefetch"] = _prefetch_intrinsic()
     written_in_ir = kernel_ir.intrinsics()
     globals().update(written_in_ir)
     for name, fn in _PYTHON.items():
@@ -186,22 +159,13 @@ def _sample_rows(
 
 sample_rows = _kernel(_sample_rows)
 
-#: exp's argument range in :func:`exp32` (2^k stays a normal float32).
-_EXP_LO, _EXP_HI = np.float32(-87.0), np.float32(88.0)
+#: Cephes ``expf``'s constants (:mod:`fltheory.sim.kernel_ir`, which inlines the same steps) in
+#: float32: exp's argument range, ln 2 in two parts, log2(e), the polynomial.
+_EXP_LO, _EXP_HI = np.float32(kernel_ir.EXP_LO), np.float32(kernel_ir.EXP_HI)
 _LOG2E, _LN2_HI, _LN2_LO = (
-    np.float32(1.4426950408889634),
-    np.float32(0.693359375),
-    np.float32(-2.12194440e-4),
+    np.float32(c) for c in (kernel_ir.LOG2E, kernel_ir.LN2_HI, kernel_ir.LN2_LO)
 )
-#: Cephes ``expf``'s polynomial for exp(x) on |x| <= ln(2)/2 (degree 7, x² and x folded in).
-_EXP_POLY = (
-    np.float32(1.9875691500e-4),
-    np.float32(1.3981999507e-3),
-    np.float32(8.3334519073e-3),
-    np.float32(4.1665795894e-2),
-    np.float32(1.6666665459e-1),
-    np.float32(5.0000001201e-1),
-)
+_EXP_POLY = tuple(np.float32(c) for c in kernel_ir.EXP_POLY)
 
 
 def _exp32(v: np.ndarray, out: np.ndarray, bits: np.ndarray) -> None:  # pragma: no cover

@@ -1,6 +1,8 @@
-"""Three steps of :func:`~fltheory.sim.cpu_kernels.linear_local` written in LLVM IR (numba
-intrinsics), where numba's own loops leave speed behind.
+"""The compiled kernels' pieces written in LLVM IR (numba intrinsics): a prefetch, which numba
+lacks, and three steps of :func:`~fltheory.sim.cpu_kernels.linear_local` where numba's own loops
+leave speed behind.
 
+* ``prefetch``: LLVM's prefetch of an element's address (the next minibatch's rows).
 * ``gather_row``: copy one sample's f inputs into the minibatch block — whole vectors,
   the last partial one by a masked load, so nothing past column f − 1 is read (numba's copy
   loop of f = 61 values ran a vector part and a scalar tail per row).
@@ -11,10 +13,10 @@ intrinsics), where numba's own loops leave speed behind.
 * ``momentum_step``: the SGD step with momentum and weight decay over the padded
   parameters, whole vectors (numba's loop took about 0.17 µs a step for 640 values).
 
-Each changes sums and roundings only, not what is computed.
+The three steps change sums and roundings only, not what is computed.
 
 Vectors are 32 bytes: 8 float32 or 4 float64 lanes (LLVM splits them where the CPU's vector
-registers are narrower, and expands a masked load where it has none). Each intrinsic has a
+registers are narrower, and expands a masked load where it has none). Each has a
 plain-Python twin of the same name in :mod:`~fltheory.sim.cpu_kernels`, which runs where
 numba is not installed and which the tests hold the compiled one to.
 ``python benchmarks/bench_kernel_ir.py`` measures what they gain.
@@ -24,10 +26,12 @@ Numba and llvmlite are imported inside :func:`intrinsics`, when the kernels comp
 
 from typing import Any
 
-#: Cephes ``expf``: clamp range, ln 2 split in two, log2(e) and the polynomial (as exp32).
-_EXP_LO, _EXP_HI = -87.0, 88.0
-_LOG2E, _LN2_HI, _LN2_LO = 1.4426950408889634, 0.693359375, -2.12194440e-4
-_EXP_POLY = (
+#: Cephes ``expf`` (here and in :func:`~fltheory.sim.cpu_kernels.exp32`): exp's argument range
+#: (2^k stays a normal float32), ln 2 split in two, log2(e) and the polynomial for exp(x) on
+#: |x| <= ln(2)/2 (degree 7, x² and x folded in).
+EXP_LO, EXP_HI = -87.0, 88.0
+LOG2E, LN2_HI, LN2_LO = 1.4426950408889634, 0.693359375, -2.12194440e-4
+EXP_POLY = (
     1.9875691500e-4,
     1.3981999507e-3,
     8.3334519073e-3,
@@ -38,11 +42,11 @@ _EXP_POLY = (
 
 
 def intrinsics() -> dict[str, Any]:
-    """The compiled ``_gather_row``, ``_softmax_lanes`` and ``_momentum_step`` (numba
-    intrinsics), by the names the kernels call them.
+    """The compiled ``_prefetch``, ``_gather_row``, ``_softmax_lanes`` and ``_momentum_step``
+    (numba intrinsics), by the names the kernels call them.
 
     >>> sorted(intrinsics())
-    ['_gather_row', '_momentum_step', '_softmax_lanes']
+    ['_gather_row', '_momentum_step', '_prefetch', '_softmax_lanes']
     """
     from llvmlite import ir
     from numba.core import cgutils as numba_cgutils
@@ -71,8 +75,10 @@ def intrinsics() -> dict[str, Any]:
         def splat(self, value: float) -> Any:
             return ir.Constant(self.vec, [value] * self.width)
 
-        def broadcast(self, scalar: Any) -> Any:
-            one = self.builder.insert_element(ir.Constant(self.vec, None), scalar, i32(0))
+        def broadcast(self, scalar: Any, vec: Any = None) -> Any:
+            """``scalar`` in every lane of a ``vec`` (default: the arrays' vector type)."""
+            vec = self.vec if vec is None else vec
+            one = self.builder.insert_element(ir.Constant(vec, None), scalar, i32(0))
             zeros = ir.Constant(ir.VectorType(i32, self.width), [0] * self.width)
             return self.builder.shuffle_vector(one, one, zeros)
 
@@ -107,10 +113,25 @@ def intrinsics() -> dict[str, Any]:
             name = f"llvm.masked.load.{self.suffix}.p0"
             fn = cgutils.get_or_insert_function(builder.module, fnty, name)
             lanes = ir.Constant(ir.VectorType(self.intp, width), list(range(width)))
-            first = builder.insert_element(ir.Constant(lanes.type, None), count, i32(0))
-            zeros = ir.Constant(ir.VectorType(i32, width), [0] * width)
-            mask = builder.icmp_signed("<", lanes, builder.shuffle_vector(first, first, zeros))
+            mask = builder.icmp_signed("<", lanes, self.broadcast(count, lanes.type))
             return builder.call(fn, [ptr, i32(self.size), mask, self.splat(0.0)])
+
+    @intrinsic
+    def prefetch(typingctx: Any, a: Any, row: Any, col: Any) -> Any:
+        """LLVM's ``llvm.prefetch`` (read, keep in all cache levels) on ``a[row, col]``'s
+        address — numba has no prefetch of its own."""
+
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            ary = context.make_array(sig.args[0])(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(
+                context, builder, sig.args[0], ary, [args[1], args[2]], wraparound=False
+            )
+            fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(a, row, col), codegen
 
     @intrinsic
     def gather_row(typingctx: Any, xb: Any, xy: Any, i: Any, row: Any, f: Any) -> Any:
@@ -208,15 +229,15 @@ def intrinsics() -> dict[str, Any]:
 
     def _exp32_ir(builder: Any, v: Any, x: Any, larger: Any, fast: Any) -> Any:
         """exp(x) of a float32 vector: :func:`~fltheory.sim.cpu_kernels.exp32`'s steps."""
-        x = larger(v.splat(_EXP_LO), x)  # max(x, lo) with NaN kept, then min(x, hi)
-        x = builder.select(builder.fcmp_ordered("<", v.splat(_EXP_HI), x), v.splat(_EXP_HI), x)
+        x = larger(v.splat(EXP_LO), x)  # max(x, lo) with NaN kept, then min(x, hi)
+        x = builder.select(builder.fcmp_ordered("<", v.splat(EXP_HI), x), v.splat(EXP_HI), x)
         floor = v.function(f"llvm.floor.{v.suffix}", 1)
-        scaled = builder.fmul(x, v.splat(_LOG2E), flags=fast)
+        scaled = builder.fmul(x, v.splat(LOG2E), flags=fast)
         k = builder.call(floor, [builder.fadd(scaled, v.splat(0.5), flags=fast)])
-        x = builder.fsub(x, builder.fmul(k, v.splat(_LN2_HI), flags=fast), flags=fast)
-        x = builder.fsub(x, builder.fmul(k, v.splat(_LN2_LO), flags=fast), flags=fast)
-        y = v.splat(_EXP_POLY[0])
-        for coef in _EXP_POLY[1:]:
+        x = builder.fsub(x, builder.fmul(k, v.splat(LN2_HI), flags=fast), flags=fast)
+        x = builder.fsub(x, builder.fmul(k, v.splat(LN2_LO), flags=fast), flags=fast)
+        y = v.splat(EXP_POLY[0])
+        for coef in EXP_POLY[1:]:
             y = builder.fadd(builder.fmul(y, x, flags=fast), v.splat(coef), flags=fast)
         y = builder.fmul(builder.fmul(y, x, flags=fast), x, flags=fast)
         e = builder.fadd(builder.fadd(y, x, flags=fast), v.splat(1.0), flags=fast)
@@ -226,6 +247,7 @@ def intrinsics() -> dict[str, Any]:
         return builder.fmul(e, power, flags=fast)
 
     return {
+        "_prefetch": prefetch,
         "_gather_row": gather_row,
         "_softmax_lanes": softmax_lanes,
         "_momentum_step": momentum_step,
